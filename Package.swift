@@ -1,0 +1,78 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+/// System C libraries, found through pkg-config (Debian's -dev packages; `.ci/run` installs them).
+let cLibraries: [Target] = [
+    .systemLibrary(
+        name: "CPNG", path: "Sources/CLibraries/CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(
+        name: "CJPEG", path: "Sources/CLibraries/CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .systemLibrary(
+        name: "CGIF", path: "Sources/CLibraries/CGIF", providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(
+        name: "CWebP", path: "Sources/CLibraries/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(
+        name: "CWebPDemux", path: "Sources/CLibraries/CWebPDemux", pkgConfig: "libwebpdemux",
+        providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(
+        name: "CWebPMux", path: "Sources/CLibraries/CWebPMux", pkgConfig: "libwebpmux",
+        providers: [.apt(["libwebp-dev"])]),
+    // The calls that may longjmp (libpng, libjpeg error handlers) live in C, so no Swift frame is jumped over.
+    .target(name: "CImagoShim", dependencies: ["CPNG", "CJPEG"], path: "Sources/CLibraries/CImagoShim"),
+]
+
+let codecDependencies: [Target.Dependency] = [
+    "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
+]
+
+var products: [Product] = [
+    .library(name: "Imago", targets: ["Imago"]),
+    .library(name: "ImagoCore", targets: ["ImagoCore"]),
+    .library(name: "ImagoTransports", targets: ["ImagoTransports"]),
+    .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
+    .library(name: "ImagoCaches", targets: ["ImagoCaches"]),
+    .library(name: "ImagoContracts", targets: ["ImagoContracts"]),
+    .executable(name: "imago", targets: ["ImagoCLI"]),
+    .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
+]
+
+var targets: [Target] =
+    cLibraries + [
+        .target(name: "ImagoCore", path: "Sources/Core"),
+        .target(name: "ImagoTransports", dependencies: ["ImagoCore"], path: "Sources/Transports"),
+        .target(name: "ImagoCodecs", dependencies: codecDependencies, path: "Sources/Codecs"),
+        .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
+        .target(
+            name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
+            path: "Sources/Imago"),
+        .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
+        .executableTarget(name: "ImagoCLI", dependencies: ["Imago"], path: "Sources/CLI"),
+        .executableTarget(
+            name: "ImagoBenchmarks", dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
+            path: "Sources/Benchmarks"),
+        .testTarget(name: "CoreTests", dependencies: ["ImagoCore"]),
+        .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts"]),
+        .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts"]),
+        .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts"]),
+        .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts"]),
+        .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago"]),
+        .testTarget(name: "CLITests", dependencies: ["Imago"]),
+    ]
+
+// libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).
+if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
+    for name in ["PNG", "JPEG", "GIF", "WebP"] {
+        products.append(.executable(name: "fuzz-\(name.lowercased())", targets: ["Fuzz\(name)"]))
+        targets.append(
+            .executableTarget(name: "Fuzz\(name)", dependencies: ["ImagoCodecs"], path: "Fuzz/\(name)"))
+    }
+}
+
+let package = Package(
+    name: "Imago",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: products,
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Imago builds against (the C codec libraries) and the tests use (python3 for the
+# loopback test server). Idempotent; needs root or sudo.
+set -euo pipefail
+packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,3 @@
+import Imago
+
+print("imago-bench: no benchmarks yet")

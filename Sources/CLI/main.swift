@@ -1,0 +1,3 @@
+import Imago
+
+print("imago: not built yet")

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The whole toolkit's configuration: which plugins, their settings, and the loader's.
+///
+/// JSON form (every key optional; absent keys take the defaults, unknown keys are errors naming their path):
+/// ```json
+/// {"transports": ["http", "file", "data"], "codecs": ["png", "jpeg", "gif", "webp"],
+///  "imageCache": {"name": "memory", "settings": {…}}, "dataCache": {"name": "disk", "settings": {…}},
+///  "loader": {"maxConcurrentLoads": 8, "retry": {"maxAttempts": 3}, "limits": {"maxPixels": 100000000}}}
+/// ```
+public struct ImagoConfiguration: Sendable, Hashable {
+    /// Transports, by factory name; later ones win for a scheme.
+    public var transports: [PluginSpec]
+    /// Codecs, by factory name; later ones are asked first when sniffing.
+    public var codecs: [PluginSpec]
+    /// The memory cache, or `nil` for none.
+    public var imageCache: PluginSpec?
+    /// The disk cache, or `nil` for none.
+    public var dataCache: PluginSpec?
+    /// The loader's scheduling, limits and retries.
+    public var loader: LoaderSettings
+
+    /// Creates a configuration.
+    public init(
+        transports: [PluginSpec] = [], codecs: [PluginSpec] = [], imageCache: PluginSpec? = nil,
+        dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings()
+    ) {
+        self.transports = transports
+        self.codecs = codecs
+        self.imageCache = imageCache
+        self.dataCache = dataCache
+        self.loader = loader
+    }
+
+    /// Reads a configuration from JSON, starting from `defaults` for every key left out.
+    public init(json value: JSONValue, defaults: ImagoConfiguration = ImagoConfiguration()) throws {
+        let reader = try ConfigReader(value)
+        func specs(_ key: String, _ fallback: [PluginSpec]) throws -> [PluginSpec] {
+            guard let items = try reader.array(key) else { return fallback }
+            return try items.enumerated().map { try PluginSpec($1, path: "\(key)[\($0)]") }
+        }
+        func spec(_ key: String, _ fallback: PluginSpec?) throws -> PluginSpec? {
+            // An explicit null or false turns the cache off; an absent key keeps the default.
+            guard let item = reader.value(key) else { return Self.isPresent(value, key) ? nil : fallback }
+            if case .bool(false) = item { return nil }
+            return try PluginSpec(item, path: key)
+        }
+        self.init(
+            transports: try specs("transports", defaults.transports),
+            codecs: try specs("codecs", defaults.codecs),
+            imageCache: try spec("imageCache", defaults.imageCache),
+            dataCache: try spec("dataCache", defaults.dataCache),
+            loader: try Self.loaderSettings(reader, defaults: defaults.loader))
+        try reader.finish()
+    }
+
+    /// Reads a configuration file; errors name the file and the key's path.
+    public init(contentsOf url: URL, defaults: ImagoConfiguration = ImagoConfiguration()) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImagoError(.invalidConfiguration, "cannot read the configuration file", source: url.path)
+        }
+        do {
+            try self.init(json: try JSONValue.parse(data), defaults: defaults)
+        } catch let error as ImagoError {
+            throw error.naming(url.path)
+        }
+    }
+
+    /// The JSON form, which `init(json:)` reads back to an equal configuration.
+    public var json: JSONValue {
+        .object([
+            "transports": .array(transports.map(\.json)),
+            "codecs": .array(codecs.map(\.json)),
+            "imageCache": imageCache?.json ?? .null,
+            "dataCache": dataCache?.json ?? .null,
+            "loader": loader.json,
+        ])
+    }
+
+    private static func isPresent(_ value: JSONValue, _ key: String) -> Bool {
+        if case .object(let values) = value { return values[key] != nil }
+        return false
+    }
+
+    private static func loaderSettings(_ reader: ConfigReader, defaults: LoaderSettings) throws -> LoaderSettings {
+        guard reader.value("loader") != nil else { return defaults }
+        let loader = try reader.object("loader")
+        let settings = try LoaderSettings(loader, defaults: defaults)
+        try loader.finish()
+        return settings
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where a response's image came from.
+public enum ImageOrigin: String, Sendable, Hashable, Codable {
+    /// The memory cache of decoded images (no decoding was done).
+    case memory
+    /// The disk cache of encoded bytes.
+    case disk
+    /// A transport: the network, a file or a `data:` URI.
+    case network
+}
+
+/// What a load took.
+public struct LoadMetrics: Sendable, Hashable {
+    /// From the request to the image handed over, in seconds.
+    public var totalDuration: Double
+    /// Spent fetching bytes (transport or disk cache), in seconds.
+    public var fetchDuration: Double
+    /// Spent decoding and processing, in seconds.
+    public var decodeDuration: Double
+    /// Encoded bytes fetched (0 for memory hits).
+    public var byteCount: Int
+
+    /// Creates metrics.
+    public init(totalDuration: Double = 0, fetchDuration: Double = 0, decodeDuration: Double = 0, byteCount: Int = 0) {
+        self.totalDuration = totalDuration
+        self.fetchDuration = fetchDuration
+        self.decodeDuration = decodeDuration
+        self.byteCount = byteCount
+    }
+}
+
+/// A finished load: the image and how it was obtained.
+public struct ImageResponse: Sendable {
+    /// The image, processed as the request asked.
+    public var image: DecodedImage
+    /// The request it answers.
+    public var request: ImageRequest
+    /// Where the image came from.
+    public var origin: ImageOrigin
+    /// How many transport attempts it took (0 when served from a cache).
+    public var attempts: Int
+    /// Timing and size.
+    public var metrics: LoadMetrics
+
+    /// Creates a response.
+    public init(image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics) {
+        self.image = image
+        self.request = request
+        self.origin = origin
+        self.attempts = attempts
+        self.metrics = metrics
+    }
+}

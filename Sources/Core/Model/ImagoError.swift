@@ -1,0 +1,105 @@
+import Foundation
+
+/// The one error type of the toolkit: every failure a user sees is an `ImagoError`.
+///
+/// Switch on `kind` to react; show `description`, which names the source.
+public struct ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, in a form a program can switch on.
+    public enum Kind: Sendable, Hashable {
+        /// The source is malformed (no host, control characters, a bad `data:` URI, a missing file, …).
+        case invalidSource
+        /// No transport serves the source's scheme.
+        case unsupportedScheme
+        /// The transport failed: an HTTP status when there was one, `nil` for connection-level failures.
+        case transportFailed(status: Int?)
+        /// A deadline ran out.
+        case timedOut
+        /// The response or file is larger than the configured cap.
+        case tooLarge
+        /// The bytes could not be decoded; `format` is `nil` when no decoder recognised them.
+        case decodingFailed(format: ImageFormat?)
+        /// The image could not be encoded.
+        case encodingFailed(format: ImageFormat?)
+        /// A decoding limit (pixels, frames) was exceeded; checked before the work.
+        case limitExceeded
+        /// The load was cancelled.
+        case cancelled
+        /// A cache failed to read or write.
+        case cacheFailed
+        /// A processor failed.
+        case processingFailed
+        /// A configuration is invalid; the message names the key's path.
+        case invalidConfiguration
+
+        /// A stable name for scripts and JSON output, for example `"transportFailed"`.
+        public var name: String {
+            switch self {
+            case .invalidSource: "invalidSource"
+            case .unsupportedScheme: "unsupportedScheme"
+            case .transportFailed: "transportFailed"
+            case .timedOut: "timedOut"
+            case .tooLarge: "tooLarge"
+            case .decodingFailed: "decodingFailed"
+            case .encodingFailed: "encodingFailed"
+            case .limitExceeded: "limitExceeded"
+            case .cancelled: "cancelled"
+            case .cacheFailed: "cacheFailed"
+            case .processingFailed: "processingFailed"
+            case .invalidConfiguration: "invalidConfiguration"
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// A human-readable reason, without the source (for example `"404 Not Found"`).
+    public var reason: String
+    /// The source the failure concerns (URL, path or configuration file), when there is one.
+    public var source: String?
+    /// Seconds the server asked to wait before retrying (HTTP `Retry-After`), when it did.
+    public var retryAfter: Double?
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ reason: String, source: String? = nil, retryAfter: Double? = nil) {
+        self.kind = kind
+        self.reason = reason
+        self.source = source
+        self.retryAfter = retryAfter
+    }
+
+    /// The reason, prefixed with the source when there is one: `https://x/a.png: 404 Not Found`.
+    public var description: String {
+        guard let source, !source.isEmpty else { return reason }
+        return "\(ImagoError.displayName(of: source)): \(reason)"
+    }
+
+    /// The same error, naming `source` if it did not name one yet.
+    public func naming(_ source: String) -> ImagoError {
+        var copy = self
+        if copy.source == nil { copy.source = source }
+        return copy
+    }
+
+    /// The HTTP status, for transport failures that had one.
+    public var statusCode: Int? {
+        if case .transportFailed(let status) = kind { return status }
+        return nil
+    }
+
+    /// Wraps any error as an `ImagoError`: cancellation becomes `.cancelled`, anything foreign a transport failure.
+    public static func wrapping(_ error: any Error, source: String? = nil) -> ImagoError {
+        if let error = error as? ImagoError { return source.map(error.naming) ?? error }
+        if error is CancellationError { return ImagoError(.cancelled, "cancelled", source: source) }
+        return ImagoError(.transportFailed(status: nil), String(describing: error), source: source)
+    }
+
+    /// Long `data:` URIs are shortened so a message stays one readable line.
+    static func displayName(of source: String) -> String {
+        guard source.hasPrefix("data:"), source.count > 48 else { return source }
+        return String(source.prefix(40)) + "…(\(source.utf8.count) bytes)"
+    }
+}
+
+extension ImagoError: LocalizedError {
+    public var errorDescription: String? { description }
+}

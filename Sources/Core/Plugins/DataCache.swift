@@ -1,0 +1,66 @@
+import Foundation
+
+/// Keeps encoded bytes, with the HTTP metadata needed to know when they are fresh.
+///
+/// A damaged or foreign entry must read as a miss, never as wrong bytes. Methods are `async` so that an
+/// implementation may do its I/O off the caller's thread.
+public protocol DataCache: Sendable {
+    /// The entry for `key`, or `nil` for a miss (including a damaged entry, which is removed).
+    func entry(for key: CacheKey) async -> DataCacheEntry?
+    /// Stores `entry` for `key`, replacing any older one. Throws `cacheFailed` when it cannot be written.
+    func store(_ entry: DataCacheEntry, for key: CacheKey) async throws
+    /// Removes the entry for `key`.
+    func removeEntry(for key: CacheKey) async
+    /// Removes every entry.
+    func removeAll() async
+}
+
+/// Encoded bytes and their metadata.
+public struct DataCacheEntry: Sendable, Hashable {
+    /// The bytes.
+    public var data: Data
+    /// When and how they may be reused.
+    public var metadata: CacheMetadata
+
+    /// Creates an entry.
+    public init(data: Data, metadata: CacheMetadata = CacheMetadata()) {
+        self.data = data
+        self.metadata = metadata
+    }
+}
+
+/// What a cache keeps beside the bytes to decide freshness and revalidate.
+public struct CacheMetadata: Sendable, Hashable, Codable {
+    /// The `ETag` of the response, for `If-None-Match`.
+    public var etag: String?
+    /// The `Last-Modified` of the response, for `If-Modified-Since`.
+    public var lastModified: String?
+    /// Until when the bytes are fresh; `nil` means no freshness information, so they must be revalidated
+    /// when they carry validators, and are served as they are when they carry none.
+    public var expires: Date?
+    /// When the entry was stored.
+    public var storedAt: Date
+    /// The media type, when known.
+    public var contentType: String?
+
+    /// Creates metadata.
+    public init(
+        etag: String? = nil, lastModified: String? = nil, expires: Date? = nil, storedAt: Date = Date(),
+        contentType: String? = nil
+    ) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.expires = expires
+        self.storedAt = storedAt
+        self.contentType = contentType
+    }
+
+    /// Whether the bytes may be served without asking the origin.
+    public func isFresh(at now: Date = Date()) -> Bool {
+        if let expires { return now < expires }
+        return etag == nil && lastModified == nil
+    }
+
+    /// Whether the entry can be revalidated with a conditional request.
+    public var canRevalidate: Bool { etag != nil || lastModified != nil }
+}

@@ -1,0 +1,11 @@
+/// Transforms a decoded image (resize, crop, …).
+///
+/// Its `identifier` becomes part of the memory-cache key, so it must change whenever a parameter that changes
+/// the pixels does, and processing must be deterministic.
+public protocol ImageProcessor: Sendable {
+    /// A stable identifier that includes every parameter, for example `"resize(200x200,fit)"`.
+    var identifier: String { get }
+
+    /// Returns the processed image.
+    func process(_ image: DecodedImage) throws -> DecodedImage
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Fetches the bytes of a source. One transport serves one or more URL schemes.
+///
+/// A transport streams: it yields `.response` once (when it knows the status and length), then `.bytes`
+/// chunks in order, then finishes. It stops promptly when the consumer stops iterating or its task is cancelled,
+/// and every error it throws is an `ImagoError` naming the source.
+public protocol ImageTransport: Sendable {
+    /// The lowercase URL schemes served, for example `["http", "https"]`.
+    var schemes: Set<String> { get }
+
+    /// Starts fetching; bytes arrive as the returned stream is iterated.
+    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error>
+}
+
+/// What a transport is asked to fetch.
+public struct TransportRequest: Sendable, Hashable {
+    /// The source.
+    public var url: URL
+    /// Extra request headers (transports without headers ignore them).
+    public var headers: [String: String]
+    /// When revalidating a cached entry: its ETag (sent as `If-None-Match`).
+    public var ifNoneMatch: String?
+    /// When revalidating a cached entry: its Last-Modified (sent as `If-Modified-Since`).
+    public var ifModifiedSince: String?
+
+    /// Creates a request.
+    public init(url: URL, headers: [String: String] = [:], ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+        self.url = url
+        self.headers = headers
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
+}
+
+/// One step of a fetch.
+public enum TransportEvent: Sendable {
+    /// The response head: status, expected length, caching metadata. Sent once, before any bytes.
+    case response(TransportMetadata)
+    /// The next bytes of the body.
+    case bytes(Data)
+}
+
+/// What a transport learned about the response besides its bytes.
+public struct TransportMetadata: Sendable, Hashable, Codable {
+    /// The HTTP status (200, 304, …); `nil` for transports without statuses.
+    public var statusCode: Int?
+    /// The expected body length, when known.
+    public var expectedLength: Int64?
+    /// The media type (`Content-Type`, or a `data:` URI's type).
+    public var contentType: String?
+    /// The `ETag` header.
+    public var etag: String?
+    /// The `Last-Modified` header.
+    public var lastModified: String?
+    /// The `Cache-Control` header.
+    public var cacheControl: String?
+    /// The `Expires` header.
+    public var expires: String?
+    /// The `Date` header.
+    public var date: String?
+    /// The `Retry-After` header, in seconds, when the server sent one.
+    public var retryAfter: Double?
+    /// The URL finally read, after redirects.
+    public var finalURL: URL?
+
+    /// Creates metadata.
+    public init(
+        statusCode: Int? = nil, expectedLength: Int64? = nil, contentType: String? = nil, etag: String? = nil,
+        lastModified: String? = nil, cacheControl: String? = nil, expires: String? = nil, date: String? = nil,
+        retryAfter: Double? = nil, finalURL: URL? = nil
+    ) {
+        self.statusCode = statusCode
+        self.expectedLength = expectedLength
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = lastModified
+        self.cacheControl = cacheControl
+        self.expires = expires
+        self.date = date
+        self.retryAfter = retryAfter
+        self.finalURL = finalURL
+    }
+
+    /// Whether this is a `304 Not Modified` answer to a revalidation.
+    public var isNotModified: Bool { statusCode == 304 }
+}
+
+/// Bytes fetched in full.
+public struct FetchedData: Sendable {
+    /// The body.
+    public var data: Data
+    /// The response head (empty metadata if the transport sent none).
+    public var metadata: TransportMetadata
+}
+
+/// Progress of a fetch: bytes received so far and expected in all, when known.
+public struct FetchProgress: Sendable, Hashable {
+    public var received: Int64
+    public var expected: Int64?
+
+    /// Creates progress.
+    public init(received: Int64, expected: Int64?) {
+        self.received = received
+        self.expected = expected
+    }
+
+    /// The fraction done, when the total is known.
+    public var fraction: Double? {
+        guard let expected, expected > 0 else { return nil }
+        return min(1, Double(received) / Double(expected))
+    }
+}
+
+extension ImageTransport {
+    /// Whether this transport serves the URL's scheme.
+    public func serves(_ url: URL) -> Bool { schemes.contains(url.scheme?.lowercased() ?? "") }
+
+    /// Fetches every byte, reporting progress after each chunk; throws `tooLarge` past `maxBytes`.
+    public func fetchAll(
+        _ request: TransportRequest, maxBytes: Int = .max,
+        progress: (@Sendable (FetchProgress) -> Void)? = nil
+    ) async throws -> FetchedData {
+        var data = Data()
+        var metadata = TransportMetadata()
+        do {
+            for try await event in fetch(request) {
+                switch event {
+                case .response(let head):
+                    metadata = head
+                    if let expected = head.expectedLength {
+                        if expected > maxBytes {
+                            throw ImagoError(
+                                .tooLarge, "too large: \(expected) bytes exceeds the limit of \(maxBytes) bytes",
+                                source: request.url.absoluteString)
+                        }
+                        data.reserveCapacity(Int(expected))
+                    }
+                    progress?(FetchProgress(received: 0, expected: head.expectedLength))
+                case .bytes(let chunk):
+                    data.append(chunk)
+                    if data.count > maxBytes {
+                        throw ImagoError(
+                            .tooLarge, "too large: more than \(maxBytes) bytes", source: request.url.absoluteString)
+                    }
+                    progress?(FetchProgress(received: Int64(data.count), expected: metadata.expectedLength))
+                }
+            }
+        } catch {
+            throw ImagoError.wrapping(error, source: request.url.absoluteString)
+        }
+        try Task.checkCancellation()
+        return FetchedData(data: data, metadata: metadata)
+    }
+}

@@ -1,0 +1,4 @@
+@_exported import ImagoCaches
+@_exported import ImagoCodecs
+@_exported import ImagoCore
+@_exported import ImagoTransports
