@@ -1,0 +1,5 @@
+/// The built-in cache factories.
+extension PluginRegistry {
+    /// Registers the built-in cache factories.
+    func registerStandardCacheFactories() {}
+}

@@ -1,0 +1,5 @@
+/// The built-in transport factories.
+extension PluginRegistry {
+    /// Registers the built-in transport factories.
+    func registerStandardTransportFactories() {}
+}

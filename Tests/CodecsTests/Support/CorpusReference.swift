@@ -1,0 +1,69 @@
+import Foundation
+import ImagoCore
+
+/// The shared conformance corpus (`../shared/corpus`) and what Pillow and ImageMagick decoded from each file
+/// (`reference.json`; read its `policy` and `REPORT.md`).
+struct CorpusReference: Sendable {
+    /// One decoder's verdict on a file.
+    struct Verdict: Decodable, Sendable {
+        let decodes: Bool
+        let width: Int?
+        let height: Int?
+        let frames: Int?
+        let sha256_rgba: String?
+        let sha256_rgba_canon: String?
+        let error: String?
+    }
+
+    /// One corpus file.
+    struct Entry: Decodable, Sendable {
+        let file: String
+        let bytes: Int
+        let pillow: Verdict
+        let imagemagick: Verdict
+        /// identical | identical_canon | near | differ | size_mismatch | pillow_only | im_only | both_fail
+        let verdict: String
+    }
+
+    private struct Document: Decodable { let files: [Entry] }
+
+    /// The corpus folder.
+    let root: URL
+    /// Every file with its reference verdicts.
+    let entries: [Entry]
+
+    /// The corpus next to the repository (`../shared/corpus`), or `IMAGO_CORPUS` when set.
+    static func load() throws -> CorpusReference {
+        let root = corpusRoot()
+        let data = try Data(contentsOf: root.appendingPathComponent("reference.json"))
+        return CorpusReference(root: root, entries: try JSONDecoder().decode(Document.self, from: data).files)
+    }
+
+    static func corpusRoot() -> URL {
+        if let path = ProcessInfo.processInfo.environment["IMAGO_CORPUS"] { return URL(fileURLWithPath: path) }
+        // Tests/CodecsTests/Support/CorpusReference.swift -> repository -> ../shared/corpus
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    }
+
+    /// Entries under a top folder (`pngsuite`, `png-extra`, `jpeg`, `gif`, `webp`).
+    func entries(in folder: String) -> [Entry] { entries.filter { $0.file.hasPrefix(folder + "/") } }
+
+    /// The bytes of a corpus file.
+    func data(_ entry: Entry) throws -> Data { try Data(contentsOf: root.appendingPathComponent(entry.file)) }
+
+    /// SHA-256 of a raster as tightly packed RGBA8 rows, as `reference.json` hashes frame 0.
+    static func sha256(_ raster: Raster) -> String { SHA256.hex(raster.pixels) }
+
+    /// The same with every fully transparent pixel zeroed (`sha256_rgba_canon`).
+    static func canonicalSHA256(_ raster: Raster) -> String {
+        var pixels = raster.pixels
+        for offset in stride(from: 0, to: pixels.count, by: 4) where pixels[offset + 3] == 0 {
+            pixels[offset] = 0
+            pixels[offset + 1] = 0
+            pixels[offset + 2] = 0
+        }
+        return SHA256.hex(pixels)
+    }
+}
