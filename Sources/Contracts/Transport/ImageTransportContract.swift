@@ -45,7 +45,7 @@ public struct ImageTransportContract: PluginContract {
     ///   - cancellationDeadline: seconds a cancelled fetch may take to end (a hang detector, not a speed test).
     public init(
         transport: any ImageTransport, serve: @escaping @Sendable (Data) async throws -> URL, missingSource: URL,
-        payloadSize: Int = 256 * 1024, cancellationPayloadSize: Int = 8 * 1024 * 1024, cancellationDeadline: Double = 5
+        payloadSize: Int = 256 * 1024, cancellationPayloadSize: Int = 8 * 1024 * 1024, cancellationDeadline: Double = 10
     ) {
         self.transport = transport
         self.serve = serve

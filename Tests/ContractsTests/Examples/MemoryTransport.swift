@@ -25,12 +25,15 @@ final class MemoryTransport: ImageTransport {
         return url
     }
 
+    /// The bytes stored at `url`, if any.
+    func data(at url: URL) -> Data? { store.withLock { $0[url.absoluteString] } }
+
     func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         let source = request.url.absoluteString
         guard serves(request.url) else {
             return Self.failing(ImagoError(.unsupportedScheme, "unsupported scheme: not mem", source: source))
         }
-        guard let data = store.withLock({ $0[source] }) else {
+        guard let data = data(at: request.url) else {
             return Self.failing(ImagoError(.invalidSource, "nothing is stored here", source: source))
         }
         let chunkSize = self.chunkSize
