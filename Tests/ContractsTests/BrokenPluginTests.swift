@@ -40,14 +40,16 @@ import Testing
     @Test func decoderThrowingForeignErrorsFailsTheBadInputChecks() async {
         let report = await Self.decoderReport(BrokenCodecs.ForeignErrors())
         let expected = [
-            Decoder.refusesTruncated, .refusesCorrupt, .refusesOverPixelLimit, .refusesOverByteLimit, .refusesHugeHeaders,
+            Decoder.refusesTruncated, .refusesCorrupt, .refusesOverPixelLimit, .refusesOverByteLimit,
+            .refusesHugeHeaders,
         ].map(\.rawValue)
         #expect(report.failedCheckNames == Set(expected), "\(report)")
         #expect(report.description.contains("not an ImagoError"), "\(report)")
     }
 
     @Test func encoderThatDoesNotRoundTripFailsThePixelChecks() async {
-        let report = await ImageEncoderContract(makeEncoder: { BrokenCodecs.FlipsRows() }, makeDecoder: { PAMCodec() }).run()
+        let report = await ImageEncoderContract(makeEncoder: { BrokenCodecs.FlipsRows() }, makeDecoder: { PAMCodec() })
+            .run()
         let expected = [Encoder.roundTrips, .keepsAlpha, .honoursLossless].map(\.rawValue)
         #expect(report.failedCheckNames == Set(expected), "\(report)")
     }
@@ -71,7 +73,9 @@ import Testing
     @Test func transportSendingBytesBeforeTheResponseFailsTheOrderingChecks() async {
         let store = MemoryTransport()
         let report = await Self.transportReport(BrokenTransports.BytesBeforeResponse(store: store), store: store)
-        #expect(report.failedCheckNames == Set([Transport.sendsResponseFirst, .reportsProgress].map(\.rawValue)), "\(report)")
+        #expect(
+            report.failedCheckNames == Set([Transport.sendsResponseFirst, .reportsProgress].map(\.rawValue)),
+            "\(report)")
     }
 
     @Test func transportIgnoringCancellationFailsTheCancellationCheck() async {
@@ -93,7 +97,9 @@ import Testing
     @Test func cacheThatNeverEvictsFailsTheLimitChecks() async {
         let contract = ImageCacheContract(makeCache: { DictionaryImageCache(countLimit: 10_000) }, countLimit: 8)
         let report = await contract.run()
-        #expect(report.failedCheckNames == Set([ImageCacheCheck.holdsCountLimit, .evictsInOrder].map(\.rawValue)), "\(report)")
+        #expect(
+            report.failedCheckNames == Set([ImageCacheCheck.holdsCountLimit, .evictsInOrder].map(\.rawValue)),
+            "\(report)")
     }
 
     @Test func cacheThatForgetsFailsTheEvictionCheck() async {
@@ -103,7 +109,8 @@ import Testing
     }
 
     @Test func cacheEvictingInTheWrongOrderFailsTheEvictionCheck() async {
-        let lru = await ImageCacheContract(makeCache: { BrokenCaches.FirstInFirstOut(countLimit: 8) }, countLimit: 8).run()
+        let lru = await ImageCacheContract(makeCache: { BrokenCaches.FirstInFirstOut(countLimit: 8) }, countLimit: 8)
+            .run()
         #expect(lru.failedCheckNames == [ImageCacheCheck.evictsInOrder.rawValue], "\(lru)")
         // Documented as first-in-first-out, the same cache keeps its contract.
         let fifo = await ImageCacheContract(
@@ -122,7 +129,10 @@ import Testing
 
     @Test func processorWhoseIdentifierIgnoresParametersFailsTheIdentifierCheck() async {
         let contract = ImageProcessorContract(makeVariants: {
-            [BrokenProcessors.IdentifierIgnoresParameters(intensity: 1), BrokenProcessors.IdentifierIgnoresParameters(intensity: 0.5)]
+            [
+                BrokenProcessors.IdentifierIgnoresParameters(intensity: 1),
+                BrokenProcessors.IdentifierIgnoresParameters(intensity: 0.5),
+            ]
         })
         let report = await contract.run()
         #expect(report.failedCheckNames == [Processor.identifierNamesParameters.rawValue], "\(report)")
@@ -133,7 +143,9 @@ import Testing
             [BrokenProcessors.Nondeterministic(seed: 1), BrokenProcessors.Nondeterministic(seed: 2)]
         })
         let report = await contract.run()
-        #expect(report.failedCheckNames == Set([Processor.isDeterministic, .processesConcurrently].map(\.rawValue)), "\(report)")
+        #expect(
+            report.failedCheckNames == Set([Processor.isDeterministic, .processesConcurrently].map(\.rawValue)),
+            "\(report)")
     }
 
     @Test func processorDroppingFramesFailsTheAnimationCheck() async {

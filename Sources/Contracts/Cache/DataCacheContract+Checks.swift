@@ -17,19 +17,25 @@ extension DataCacheContract {
             etag: "\"5d8c-1a2b\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
             expires: Date(timeIntervalSince1970: 1_900_000_000), storedAt: Date(timeIntervalSince1970: 1_800_000_000),
             contentType: "image/png")
-        try await store(DataCacheEntry(data: Self.bytes(100, seed: 1), metadata: metadata), "contract://meta", in: cache)
+        try await store(
+            DataCacheEntry(data: Self.bytes(100, seed: 1), metadata: metadata), "contract://meta", in: cache)
         guard let found = await cache.entry(for: "contract://meta")?.metadata else {
             throw ContractFailure("the entry stored is not returned")
         }
         var problems: [String] = []
         if found.etag != metadata.etag { problems.append("etag \(found.etag ?? "nil")") }
-        if found.lastModified != metadata.lastModified { problems.append("lastModified \(found.lastModified ?? "nil")") }
+        if found.lastModified != metadata.lastModified {
+            problems.append("lastModified \(found.lastModified ?? "nil")")
+        }
         if found.contentType != metadata.contentType { problems.append("contentType \(found.contentType ?? "nil")") }
-        if !Self.same(found.expires, metadata.expires) { problems.append("expires \(found.expires.map { "\($0)" } ?? "nil")") }
+        if !Self.same(found.expires, metadata.expires) {
+            problems.append("expires \(found.expires.map { "\($0)" } ?? "nil")")
+        }
         if !Self.same(found.storedAt, metadata.storedAt) { problems.append("storedAt \(found.storedAt)") }
         try contractRequire(problems.isEmpty, "metadata came back changed: \(problems.joined(separator: ", "))")
         // No freshness information must stay none.
-        try await store(DataCacheEntry(data: Self.bytes(10, seed: 2), metadata: CacheMetadata()), "contract://bare", in: cache)
+        try await store(
+            DataCacheEntry(data: Self.bytes(10, seed: 2), metadata: CacheMetadata()), "contract://bare", in: cache)
         let bare = await cache.entry(for: "contract://bare")?.metadata
         try contractRequire(
             bare?.etag == nil && bare?.lastModified == nil && bare?.expires == nil,
@@ -38,16 +44,20 @@ extension DataCacheContract {
 
     func missesUnknownKeys(_ cache: any DataCache) async throws {
         try await store(DataCacheEntry(data: Self.bytes(10, seed: 1)), "contract://known", in: cache)
-        try contractRequire(await cache.entry(for: "contract://unknown") == nil, "returned an entry for a key never stored")
+        try contractRequire(
+            await cache.entry(for: "contract://unknown") == nil, "returned an entry for a key never stored")
     }
 
     func overwrites(_ cache: any DataCache) async throws {
         let second = DataCacheEntry(data: Self.bytes(50, seed: 2), metadata: CacheMetadata(etag: "\"second\""))
-        try await store(DataCacheEntry(data: Self.bytes(80, seed: 1), metadata: CacheMetadata(etag: "\"first\"")), "contract://key", in: cache)
+        try await store(
+            DataCacheEntry(data: Self.bytes(80, seed: 1), metadata: CacheMetadata(etag: "\"first\"")), "contract://key",
+            in: cache)
         try await store(second, "contract://key", in: cache)
         let found = await cache.entry(for: "contract://key")
         try contractRequire(
-            found?.data == second.data && found?.metadata.etag == "\"second\"", "storing again did not replace the entry")
+            found?.data == second.data && found?.metadata.etag == "\"second\"",
+            "storing again did not replace the entry")
     }
 
     func removes(_ cache: any DataCache) async throws {
@@ -60,28 +70,36 @@ extension DataCacheContract {
     }
 
     func removesAll(_ cache: any DataCache) async throws {
-        for index in 0..<3 { try await store(DataCacheEntry(data: Self.bytes(30, seed: index)), Self.key(index), in: cache) }
+        for index in 0..<3 {
+            try await store(DataCacheEntry(data: Self.bytes(30, seed: index)), Self.key(index), in: cache)
+        }
         await cache.removeAll()
         var left = 0
         for index in 0..<3 where await cache.entry(for: Self.key(index)) != nil { left += 1 }
         try contractRequire(left == 0, "\(left) entries are still returned after removeAll")
         let data = Self.bytes(30, seed: 9)
         try await store(DataCacheEntry(data: data), Self.key(9), in: cache)
-        try contractRequire(await cache.entry(for: Self.key(9))?.data == data, "the cache keeps nothing after removeAll")
+        try contractRequire(
+            await cache.entry(for: Self.key(9))?.data == data, "the cache keeps nothing after removeAll")
     }
 
     func keepsKeysApart(_ cache: any DataCache) async throws {
         let keys: [CacheKey] = [
             "https://example.com/a.png", "https://example.com/a.png?size=2", "https://example.com/A.png",
             "https://example.com/a.png#x", "file:///tmp/ä ö/🙂.png", "data:image/png;base64,iVBORw0KGgo=",
-            "../../etc/passwd", "a/b\\c:d*e?f\"g<h>i|j", "line\nbreak\u{0}nul", CacheKey(String(repeating: "long/", count: 600)),
+            "../../etc/passwd", "a/b\\c:d*e?f\"g<h>i|j", "line\nbreak\u{0}nul",
+            CacheKey(String(repeating: "long/", count: 600)),
         ]
-        for (index, key) in keys.enumerated() { try await store(DataCacheEntry(data: Self.bytes(64, seed: index)), key, in: cache) }
+        for (index, key) in keys.enumerated() {
+            try await store(DataCacheEntry(data: Self.bytes(64, seed: index)), key, in: cache)
+        }
         for (index, key) in keys.enumerated() {
             let found = await cache.entry(for: key)
-            try contractRequire(found != nil, "the entry for key \(key.rawValue.prefix(40).debugDescription) is missing")
             try contractRequire(
-                found?.data == Self.bytes(64, seed: index), "key \(key.rawValue.prefix(40).debugDescription) returns another key's bytes")
+                found != nil, "the entry for key \(key.rawValue.prefix(40).debugDescription) is missing")
+            try contractRequire(
+                found?.data == Self.bytes(64, seed: index),
+                "key \(key.rawValue.prefix(40).debugDescription) returns another key's bytes")
         }
     }
 
@@ -98,11 +116,13 @@ extension DataCacheContract {
         if let found = await cache.entry(for: key) {
             throw ContractFailure(
                 "the damaged entry was served (\(found.data.count) bytes, "
-                    + (found.data == data ? "equal to the stored ones: does the damage closure damage anything?)" : "wrong bytes)"))
+                    + (found.data == data
+                        ? "equal to the stored ones: does the damage closure damage anything?)" : "wrong bytes)"))
         }
         try contractRequire(await cache.entry(for: key) == nil, "the damaged entry was served on the second read")
         try await store(DataCacheEntry(data: data), key, in: cache)
-        try contractRequire(await cache.entry(for: key)?.data == data, "after damage, storing the key again does not work")
+        try contractRequire(
+            await cache.entry(for: key)?.data == data, "after damage, storing the key again does not work")
     }
 
     static func same(_ a: Date?, _ b: Date?) -> Bool {

@@ -6,12 +6,15 @@ extension DataCacheContract {
         guard let byteLimit else { return }
         let size = max(byteLimit / 8, 1)
         let stored = 35
-        for index in 0..<stored { try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache) }
+        for index in 0..<stored {
+            try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache)
+        }
         await settle(cache)
         var total = 0
         for index in 0..<stored { total += await cache.entry(for: Self.key(index))?.data.count ?? 0 }
         try contractRequire(
-            total <= byteLimit, "keeps \(total) bytes after \(stored) stores of \(size) bytes, over its limit of \(byteLimit)")
+            total <= byteLimit,
+            "keeps \(total) bytes after \(stored) stores of \(size) bytes, over its limit of \(byteLimit)")
         try contractRequire(await cache.entry(for: Self.key(stored - 1)) != nil, "the entry stored last is missing")
     }
 
@@ -20,15 +23,20 @@ extension DataCacheContract {
     func evictsInOrder(_ cache: any DataCache) async throws {
         guard let byteLimit else { return }
         let size = max(byteLimit / 8, 1)
-        for index in 0..<6 { try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache) }
+        for index in 0..<6 {
+            try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache)
+        }
         await settle(cache)
         for index in 0..<6 {
             try contractRequire(
-                await cache.entry(for: Self.key(index)) != nil, "lost entry \(index) at three quarters of its byte limit")
+                await cache.entry(for: Self.key(index)) != nil,
+                "lost entry \(index) at three quarters of its byte limit")
         }
         _ = await cache.entry(for: Self.key(0))
         // One eighth over the limit: the victim goes first even for a cache that trims well below its limit.
-        for index in 6..<9 { try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache) }
+        for index in 6..<9 {
+            try await store(DataCacheEntry(data: Self.bytes(size, seed: index)), Self.key(index), in: cache)
+        }
         await settle(cache)
         let (victim, survivor) = evictionOrder == .leastRecentlyUsed ? (1, 0) : (0, 1)
         let what = "after storing 6 entries, reading the first and storing 3 more (each 1/8 of the limit)"
@@ -72,6 +80,7 @@ extension DataCacheContract {
         try contractRequire(problems.isEmpty, problems.prefix(3).joined(separator: "; "))
         try await store(DataCacheEntry(data: payloads[0]), Self.key(0), in: cache)
         try contractRequire(
-            await cache.entry(for: Self.key(0))?.data == payloads[0], "after concurrent use, a stored entry is not returned")
+            await cache.entry(for: Self.key(0))?.data == payloads[0],
+            "after concurrent use, a stored entry is not returned")
     }
 }

@@ -49,7 +49,8 @@ public struct DataCacheContract: PluginContract {
     ///     left; the default does nothing.
     public init(
         makeCache: @escaping @Sendable () async throws -> any DataCache, damage: Damage? = nil, byteLimit: Int? = nil,
-        evictionOrder: EvictionOrder = .leastRecentlyUsed, settle: @escaping @Sendable (any DataCache) async -> Void = { _ in }
+        evictionOrder: EvictionOrder = .leastRecentlyUsed,
+        settle: @escaping @Sendable (any DataCache) async -> Void = { _ in }
     ) {
         self.makeCache = makeCache
         self.damage = damage
@@ -98,7 +99,8 @@ public struct DataCacheContract: PluginContract {
         do {
             try await cache.store(entry, for: key)
         } catch {
-            throw ContractFailure("storing \(entry.data.count) bytes for \"\(key)\" failed with \(Describe.error(error))")
+            throw ContractFailure(
+                "storing \(entry.data.count) bytes for \"\(key)\" failed with \(Describe.error(error))")
         }
     }
 

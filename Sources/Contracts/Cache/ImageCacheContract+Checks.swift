@@ -29,7 +29,9 @@ extension ImageCacheContract {
     }
 
     func removesAll(_ cache: any ImageCache) throws {
-        for index in 0..<3 { cache.store(try SampleImages.solid(width: 2, height: 2, seed: index), for: Self.key(index)) }
+        for index in 0..<3 {
+            cache.store(try SampleImages.solid(width: 2, height: 2, seed: index), for: Self.key(index))
+        }
         cache.removeAll()
         let left = (0..<3).filter { cache.image(for: Self.key($0)) != nil }
         try contractRequire(left.isEmpty, "\(left.count) entries are still returned after removeAll")
@@ -41,10 +43,13 @@ extension ImageCacheContract {
     func holdsCountLimit(_ cache: any ImageCache) throws {
         guard let countLimit else { return }
         let stored = countLimit * 4 + 3
-        for index in 0..<stored { cache.store(try SampleImages.solid(width: 2, height: 2, seed: index), for: Self.key(index)) }
+        for index in 0..<stored {
+            cache.store(try SampleImages.solid(width: 2, height: 2, seed: index), for: Self.key(index))
+        }
         let present = (0..<stored).filter { cache.image(for: Self.key($0)) != nil }
         try contractRequire(
-            present.count <= countLimit, "keeps \(present.count) entries after \(stored) stores, over its limit of \(countLimit)")
+            present.count <= countLimit,
+            "keeps \(present.count) entries after \(stored) stores, over its limit of \(countLimit)")
         try contractRequire(present.contains(stored - 1), "the entry stored last is missing")
     }
 
@@ -55,7 +60,8 @@ extension ImageCacheContract {
         for index in 0..<stored { cache.store(try Self.image(cost: cost, seed: index), for: Self.key(index)) }
         let total = (0..<stored).compactMap { cache.image(for: Self.key($0))?.cost }.reduce(0, +)
         try contractRequire(
-            total <= costLimit, "keeps \(total) bytes after \(stored) stores of \(cost) bytes, over its limit of \(costLimit)")
+            total <= costLimit,
+            "keeps \(total) bytes after \(stored) stores of \(cost) bytes, over its limit of \(costLimit)")
         try contractRequire(cache.image(for: Self.key(stored - 1)) != nil, "the entry stored last is missing")
     }
 
@@ -66,7 +72,8 @@ extension ImageCacheContract {
         let large = try Self.image(cost: entryCostLimit + 4, seed: 2)
         cache.store(large, for: "contract://large")
         try contractRequire(
-            cache.image(for: "contract://large") == nil, "kept an image of \(large.cost) bytes, over its entry limit of \(entryCostLimit)")
+            cache.image(for: "contract://large") == nil,
+            "kept an image of \(large.cost) bytes, over its entry limit of \(entryCostLimit)")
         try contractRequire(cache.image(for: "contract://small") == small, "an oversize image evicted a small one")
     }
 
@@ -117,6 +124,7 @@ extension ImageCacheContract {
         }
         try contractRequire(problems.isEmpty, problems.prefix(3).joined(separator: "; "))
         cache.store(images[0], for: key(0))
-        try contractRequire(cache.image(for: key(0)) == images[0], "after concurrent use, a stored image is not returned")
+        try contractRequire(
+            cache.image(for: key(0)) == images[0], "after concurrent use, a stored image is not returned")
     }
 }

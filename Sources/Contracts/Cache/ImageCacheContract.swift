@@ -71,11 +71,15 @@ public struct ImageCacheContract: PluginContract {
         }
         let makeCache = self.makeCache
         checks.append(
-            ContractCheck(Check.survivesConcurrentUse.rawValue) { try await Self.survivesConcurrentUse(try makeCache()) })
+            ContractCheck(Check.survivesConcurrentUse.rawValue) {
+                try await Self.survivesConcurrentUse(try makeCache())
+            })
         return checks
     }
 
-    private func check(_ name: Check, _ body: @escaping @Sendable (Self, any ImageCache) throws -> Void) -> ContractCheck {
+    private func check(_ name: Check, _ body: @escaping @Sendable (Self, any ImageCache) throws -> Void)
+        -> ContractCheck
+    {
         ContractCheck(name.rawValue) { try body(self, try makeCache()) }
     }
 

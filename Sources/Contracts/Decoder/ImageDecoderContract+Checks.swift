@@ -8,7 +8,8 @@ extension ImageDecoderContract {
             for length in 0..<ImageFormat.sniffLength { _ = decoder.canDecode(Data(fixture.data.prefix(length))) }
             let header = Data(fixture.data.prefix(ImageFormat.sniffLength))
             try contractRequire(
-                decoder.canDecode(header), "fixture \"\(fixture.name)\": canDecode is false for its first \(header.count) bytes")
+                decoder.canDecode(header),
+                "fixture \"\(fixture.name)\": canDecode is false for its first \(header.count) bytes")
         }
     }
 
@@ -24,7 +25,8 @@ extension ImageDecoderContract {
             let what = "fixture \"\(fixture.name)\""
             let image = try decode(decoder, fixture.data, .default, what)
             try contractRequire(
-                image.width == fixture.width && image.height == fixture.height && image.frames.count == fixture.frameCount,
+                image.width == fixture.width && image.height == fixture.height
+                    && image.frames.count == fixture.frameCount,
                 "\(what): decoded \(Describe.size(image)), expected \(fixture.width)x\(fixture.height)"
                     + (fixture.frameCount > 1 ? " with \(fixture.frameCount) frames" : ""))
             for frame in image.frames {
@@ -35,7 +37,8 @@ extension ImageDecoderContract {
             try contractRequire(
                 image.format == decoder.format, "\(what): image format is \(image.format), expected \(decoder.format)")
             try contractRequire(
-                image.hasAlpha || !image.raster.hasTransparency, "\(what): has transparent pixels but hasAlpha is false")
+                image.hasAlpha || !image.raster.hasTransparency, "\(what): has transparent pixels but hasAlpha is false"
+            )
             if let mismatch = fixture.pixels.mismatch(image.raster) { throw ContractFailure("\(what): \(mismatch)") }
         }
     }
@@ -96,19 +99,24 @@ extension ImageDecoderContract {
         var random = SeededGenerator(seed: seed)
         for round in 0..<16 where bytes.count > 8 {
             var copy = bytes
-            for _ in 0..<8 { copy[Int.random(in: 4..<copy.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
+            for _ in 0..<8 {
+                copy[Int.random(in: 4..<copy.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
             variants.append(("with 8 random bytes changed (round \(round))", copy))
         }
         if bytes.count > 16 {
             let half = bytes.count / 2
-            variants.append(("with its second half replaced by noise", Array(bytes[..<half]) + random.bytes(bytes.count - half)))
+            variants.append(
+                ("with its second half replaced by noise", Array(bytes[..<half]) + random.bytes(bytes.count - half)))
         }
         return variants
     }
 
     /// Decodes damaged bytes under limits a few times the fixture's size: throwing an `ImagoError` or returning an
     /// image within those limits are both fine.
-    private func decodeSafely(_ decoder: any ImageDecoder, _ data: Data, _ fixture: DecoderFixture, _ what: String) throws {
+    private func decodeSafely(_ decoder: any ImageDecoder, _ data: Data, _ fixture: DecoderFixture, _ what: String)
+        throws
+    {
         let maxPixels = max(fixture.width * fixture.height * 16, 1 << 16)
         let limits = DecodeLimits(maxPixels: maxPixels, maxTotalPixels: maxPixels * max(fixture.frameCount, 1) * 4)
         do {

@@ -47,7 +47,8 @@ extension ImageDecoderContract {
             ]
             for (target, mode) in targets {
                 let what = "fixture \"\(fixture.name)\" (\(width)x\(height)) with target \(target) \(mode.rawValue)"
-                let image = try decode(decoder, fixture.data, DecodeOptions(targetSize: target, contentMode: mode), what)
+                let image = try decode(
+                    decoder, fixture.data, DecodeOptions(targetSize: target, contentMode: mode), what)
                 let scale = min(1, Self.scale(width: width, height: height, target: target, mode: mode))
                 let needed = (Int((Double(width) * scale).rounded(.down)), Int((Double(height) * scale).rounded(.down)))
                 try contractRequire(
@@ -86,7 +87,8 @@ extension ImageDecoderContract {
                     group.addTask {
                         do {
                             let image = try decoder.decode(fixture.data, options: .default)
-                            return image == expected[index] ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
+                            return image == expected[index]
+                                ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
                         } catch {
                             return "fixture \"\(fixture.name)\" failed (round \(round)): \(Describe.error(error))"
                         }
@@ -98,7 +100,8 @@ extension ImageDecoderContract {
             return found
         }
         try contractRequire(
-            mismatches.isEmpty, "concurrent decodes disagree with a lone decode: \(mismatches.prefix(3).joined(separator: "; "))")
+            mismatches.isEmpty,
+            "concurrent decodes disagree with a lone decode: \(mismatches.prefix(3).joined(separator: "; "))")
     }
 
     private func expectError(

@@ -41,8 +41,11 @@ extension ImageEncoderContract {
         let low = try roundTrip(original, EncodeOptions(quality: 10), encoder, decoder, "quality 10")
         let high = try roundTrip(original, EncodeOptions(quality: 95), encoder, decoder, "quality 95")
         let ignoringAlpha = !preservesAlpha
-        guard let lowError = PixelDifference.meanChannelDelta(low.image.raster, original.raster, ignoringAlpha: ignoringAlpha),
-            let highError = PixelDifference.meanChannelDelta(high.image.raster, original.raster, ignoringAlpha: ignoringAlpha)
+        guard
+            let lowError = PixelDifference.meanChannelDelta(
+                low.image.raster, original.raster, ignoringAlpha: ignoringAlpha),
+            let highError = PixelDifference.meanChannelDelta(
+                high.image.raster, original.raster, ignoringAlpha: ignoringAlpha)
         else {
             throw ContractFailure("quality 10 or 95 changed the image size")
         }
@@ -61,14 +64,17 @@ extension ImageEncoderContract {
         let animation = try SampleImages.animation(width: 16, height: 16, count: 3)
         let expectedFrames = encoder.supportsAnimation ? 3 : 1
         let what = "3-frame 16x16 animation"
-        let all = try roundTrip(animation, EncodeOptions(allFrames: true), encoder, decoder, "\(what) with allFrames").image
+        let all = try roundTrip(animation, EncodeOptions(allFrames: true), encoder, decoder, "\(what) with allFrames")
+            .image
         try contractRequire(
             all.frames.count == expectedFrames,
             "\(what) with allFrames: read back \(all.frames.count) frames, expected \(expectedFrames)"
                 + (encoder.supportsAnimation ? "" : " (supportsAnimation is false)"))
         for (index, frame) in all.frames.enumerated() {
             let original = animation.frames[index]
-            guard let delta = PixelDifference.maxChannelDelta(frame.raster, original.raster, ignoringAlpha: !preservesAlpha),
+            guard
+                let delta = PixelDifference.maxChannelDelta(
+                    frame.raster, original.raster, ignoringAlpha: !preservesAlpha),
                 delta <= maxChannelDelta
             else {
                 throw ContractFailure("\(what): frame \(index) differs from the original beyond the stated loss")
@@ -79,7 +85,8 @@ extension ImageEncoderContract {
                     "\(what): frame \(index) lasts \(frame.duration) s, expected \(original.duration) s")
             }
         }
-        let first = try roundTrip(animation, EncodeOptions(allFrames: false), encoder, decoder, "\(what) without allFrames")
+        let first = try roundTrip(
+            animation, EncodeOptions(allFrames: false), encoder, decoder, "\(what) without allFrames")
         try contractRequire(
             first.image.frames.count == 1,
             "\(what) without allFrames: read back \(first.image.frames.count) frames, expected 1")
@@ -103,15 +110,21 @@ extension ImageEncoderContract {
             return found
         }
         try contractRequire(
-            mismatches.isEmpty, "concurrent encodes disagree with a lone encode: \(mismatches.prefix(3).joined(separator: "; "))")
+            mismatches.isEmpty,
+            "concurrent encodes disagree with a lone encode: \(mismatches.prefix(3).joined(separator: "; "))")
     }
 
-    private func requireClose(_ decoded: DecodedImage, _ original: DecodedImage, within limit: Int, _ what: String) throws {
-        guard let delta = PixelDifference.maxChannelDelta(decoded.raster, original.raster, ignoringAlpha: !preservesAlpha)
+    private func requireClose(_ decoded: DecodedImage, _ original: DecodedImage, within limit: Int, _ what: String)
+        throws
+    {
+        guard
+            let delta = PixelDifference.maxChannelDelta(decoded.raster, original.raster, ignoringAlpha: !preservesAlpha)
         else {
-            throw ContractFailure("\(what): read back as \(Describe.size(decoded)), expected \(Describe.size(original))")
+            throw ContractFailure(
+                "\(what): read back as \(Describe.size(decoded)), expected \(Describe.size(original))")
         }
-        try contractRequire(delta <= limit, "\(what): channels differ by up to \(delta) after a round trip (stated loss \(limit))")
+        try contractRequire(
+            delta <= limit, "\(what): channels differ by up to \(delta) after a round trip (stated loss \(limit))")
     }
 
     /// A gradient with noise, so that quality settings matter.
@@ -122,7 +135,8 @@ extension ImageEncoderContract {
         for index in pixels.indices where index % 4 != 3 {
             pixels[index] = UInt8(clamping: Int(pixels[index]) + Int.random(in: -24...24, using: &random))
         }
-        return DecodedImage(raster: try Raster(width: 64, height: 48, pixels: pixels), format: base.format, hasAlpha: alpha)
+        return DecodedImage(
+            raster: try Raster(width: 64, height: 48, pixels: pixels), format: base.format, hasAlpha: alpha)
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -55,10 +55,15 @@ public struct ImageEncoderContract: PluginContract {
     }
 
     public var checks: [ContractCheck] {
-        var checks = [check(.roundTrips) { try $0.roundTrips($1, $2) }, check(.keepsOddSizes) { try $0.keepsOddSizes($1, $2) }]
+        var checks = [
+            check(.roundTrips) { try $0.roundTrips($1, $2) }, check(.keepsOddSizes) { try $0.keepsOddSizes($1, $2) },
+        ]
         if preservesAlpha { checks.append(check(.keepsAlpha) { try $0.keepsAlpha($1, $2) }) }
         if supportsLossless { checks.append(check(.honoursLossless) { try $0.honoursLossless($1, $2) }) }
-        checks += [check(.honoursQuality) { try $0.honoursQuality($1, $2) }, check(.handlesAnimation) { try $0.handlesAnimation($1, $2) }]
+        checks += [
+            check(.honoursQuality) { try $0.honoursQuality($1, $2) },
+            check(.handlesAnimation) { try $0.handlesAnimation($1, $2) },
+        ]
         let makeEncoder = self.makeEncoder
         checks.append(
             ContractCheck(Check.encodesConcurrently.rawValue) {

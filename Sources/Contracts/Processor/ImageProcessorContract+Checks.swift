@@ -15,12 +15,14 @@ extension ImageProcessorContract {
     }
 
     static func identifierNamesParameters(_ variants: [any ImageProcessor]) throws {
-        try contractRequire(variants.count >= 2, "makeVariants must make at least two differently parameterised processors")
+        try contractRequire(
+            variants.count >= 2, "makeVariants must make at least two differently parameterised processors")
         var seen: [String: Int] = [:]
         for (index, processor) in variants.enumerated() {
             if let first = seen[processor.identifier] {
                 throw ContractFailure(
-                    "variants \(first) and \(index) have different parameters but the same identifier \"\(processor.identifier)\"")
+                    "variants \(first) and \(index) have different parameters but the same identifier \"\(processor.identifier)\""
+                )
             }
             seen[processor.identifier] = index
         }
@@ -31,7 +33,8 @@ extension ImageProcessorContract {
         for processor in variants {
             let first = try process(processor, image, "a 64x48 gradient")
             let second = try process(processor, image, "a 64x48 gradient")
-            try contractRequire(first == second, "\(processor.identifier) gave two different outputs for the same input")
+            try contractRequire(
+                first == second, "\(processor.identifier) gave two different outputs for the same input")
         }
     }
 
@@ -44,7 +47,8 @@ extension ImageProcessorContract {
                 } catch let error as ImagoError {
                     _ = error  // Refusing with a toolkit error is fine; crashing or a foreign error is not.
                 } catch {
-                    throw ContractFailure("\(processor.identifier) on a \(width)x\(height) image threw \(Describe.error(error))")
+                    throw ContractFailure(
+                        "\(processor.identifier) on a \(width)x\(height) image threw \(Describe.error(error))")
                 }
             }
         }
@@ -59,9 +63,11 @@ extension ImageProcessorContract {
                 output.frames.count == animation.frames.count,
                 "\(processor.identifier) turned 3 frames into \(output.frames.count)")
             try contractRequire(
-                output.durations == animation.durations, "\(processor.identifier) changed frame durations to \(output.durations)")
+                output.durations == animation.durations,
+                "\(processor.identifier) changed frame durations to \(output.durations)")
             let sizes = Set(output.frames.map { "\($0.raster.width)x\($0.raster.height)" })
-            try contractRequire(sizes.count == 1, "\(processor.identifier) gave frames of different sizes: \(sizes.sorted())")
+            try contractRequire(
+                sizes.count == 1, "\(processor.identifier) gave frames of different sizes: \(sizes.sorted())")
         }
     }
 

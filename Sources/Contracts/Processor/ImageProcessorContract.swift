@@ -46,11 +46,15 @@ public struct ImageProcessorContract: PluginContract {
             check(.isDeterministic) { try Self.isDeterministic($1) },
             check(.handlesTinyImages) { try Self.handlesTinyImages($1) },
             check(.handlesAnimations) { try $0.handlesAnimations($1) },
-            ContractCheck(Check.processesConcurrently.rawValue) { try await Self.processesConcurrently(try makeVariants()) },
+            ContractCheck(Check.processesConcurrently.rawValue) {
+                try await Self.processesConcurrently(try makeVariants())
+            },
         ]
     }
 
-    private func check(_ name: Check, _ body: @escaping @Sendable (Self, [any ImageProcessor]) throws -> Void) -> ContractCheck {
+    private func check(_ name: Check, _ body: @escaping @Sendable (Self, [any ImageProcessor]) throws -> Void)
+        -> ContractCheck
+    {
         ContractCheck(name.rawValue) {
             let variants = try makeVariants()
             try contractRequire(!variants.isEmpty, "makeVariants made no processor")

@@ -21,7 +21,9 @@ public enum SampleImages {
 
     /// One colour, for images whose content does not matter (cache entries); `seed` picks the colour.
     public static func solid(width: Int, height: Int, seed: Int) throws -> DecodedImage {
-        let color = RGBA(UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16))
+        let color = RGBA(
+            UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)
+        )
         let raster = try Raster(width: width, height: height, fill: color)
         return DecodedImage(raster: raster, format: ImageFormat("contract-sample"), hasAlpha: false)
     }
@@ -30,7 +32,8 @@ public enum SampleImages {
     public static func animation(width: Int, height: Int, count: Int = 3) throws -> DecodedImage {
         let colors = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255), RGBA(255, 255, 0)]
         let frames = try (0..<count).map { index in
-            ImageFrame(raster: try Raster(width: width, height: height, fill: colors[index % colors.count]), duration: 0.1)
+            ImageFrame(
+                raster: try Raster(width: width, height: height, fill: colors[index % colors.count]), duration: 0.1)
         }
         return DecodedImage(frames: frames, loopCount: 2, format: ImageFormat("contract-sample"), hasAlpha: false)
     }

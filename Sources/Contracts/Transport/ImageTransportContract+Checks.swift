@@ -35,7 +35,8 @@ extension ImageTransportContract {
         }
         if let expected = head.expectedLength {
             try contractRequire(
-                expected == Int64(payload.count), "expectedLength is \(expected), but the body has \(payload.count) bytes")
+                expected == Int64(payload.count),
+                "expectedLength is \(expected), but the body has \(payload.count) bytes")
         }
     }
 
@@ -54,7 +55,8 @@ extension ImageTransportContract {
         try contractRequire(!seen.isEmpty, "no progress was reported")
         for (previous, next) in zip(seen, seen.dropFirst()) {
             try contractRequire(
-                next.received >= previous.received, "progress went back from \(previous.received) to \(next.received) bytes")
+                next.received >= previous.received,
+                "progress went back from \(previous.received) to \(next.received) bytes")
         }
         try contractRequire(
             seen.last?.received == Int64(payload.count),
@@ -109,7 +111,8 @@ extension ImageTransportContract {
                     group.addTask {
                         do {
                             let fetched = try await transport.fetchAll(TransportRequest(url: url))
-                            return fetched.data == payloads[index] ? nil : "fetch \(index) (round \(round)) got other bytes"
+                            return fetched.data == payloads[index]
+                                ? nil : "fetch \(index) (round \(round)) got other bytes"
                         } catch {
                             return "fetch \(index) (round \(round)) failed: \(Describe.error(error))"
                         }

@@ -7,7 +7,9 @@ enum BrokenCodecs {
     struct ClaimsEverything: ImageDecoder {
         var format: ImageFormat { PAMCodec.pam }
         func canDecode(_ header: Data) -> Bool { true }
-        func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage { try PAMCodec().decode(data, options: options) }
+        func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+            try PAMCodec().decode(data, options: options)
+        }
     }
 
     /// Returns an image one column wider than the file says.

@@ -44,7 +44,9 @@ enum BrokenTransports {
         func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
             let source = request.url.absoluteString
             guard let data = store.data(at: request.url) else {
-                return AsyncThrowingStream { $0.finish(throwing: ImagoError(.invalidSource, "missing", source: source)) }
+                return AsyncThrowingStream {
+                    $0.finish(throwing: ImagoError(.invalidSource, "missing", source: source))
+                }
             }
             let cursor = Cursor(data: data)
             return AsyncThrowingStream {

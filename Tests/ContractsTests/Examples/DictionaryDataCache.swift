@@ -49,7 +49,8 @@ final class DictionaryDataCache: DataCache {
         state.withLock { state in
             Self.remove(key, from: &state)
             state.clock += 1
-            state.entries[key] = Stored(data: entry.data, metadata: entry.metadata, checksum: checksum, lastUse: state.clock)
+            state.entries[key] = Stored(
+                data: entry.data, metadata: entry.metadata, checksum: checksum, lastUse: state.clock)
             state.totalBytes += entry.data.count
             while state.totalBytes > byteLimit {
                 guard let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { break }

@@ -16,7 +16,8 @@ struct PAMCodec: ImageDecoder, ImageEncoder {
     func canDecode(_ header: Data) -> Bool {
         // "P6" or "P7" followed by whitespace: two bytes of magic, one of separator.
         let bytes = [UInt8](header.prefix(3))
-        return bytes.count == 3 && bytes[0] == UInt8(ascii: "P") && (bytes[1] == UInt8(ascii: "6") || bytes[1] == UInt8(ascii: "7"))
+        return bytes.count == 3 && bytes[0] == UInt8(ascii: "P")
+            && (bytes[1] == UInt8(ascii: "6") || bytes[1] == UInt8(ascii: "7"))
             && PAMHeader.isWhitespace(bytes[2])
     }
 
@@ -70,7 +71,9 @@ struct PAMCodec: ImageDecoder, ImageEncoder {
             data.append(contentsOf: pixels)
         } else {
             data.reserveCapacity(data.count + raster.width * raster.height * 3)
-            for offset in stride(from: 0, to: pixels.count, by: 4) { data.append(contentsOf: pixels[offset..<(offset + 3)]) }
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                data.append(contentsOf: pixels[offset..<(offset + 3)])
+            }
         }
         return data
     }

@@ -40,7 +40,8 @@ enum PAMFixtures {
         }
         var data = Data("P6 16 12 15\n".utf8)
         data.append(contentsOf: samples)
-        return DecoderFixture(name: "16x12 P6 MAXVAL 15", data: data, width: 16, height: 12, pixels: .sha256(SHA256.hex(expected)))
+        return DecoderFixture(
+            name: "16x12 P6 MAXVAL 15", data: data, width: 16, height: 12, pixels: .sha256(SHA256.hex(expected)))
     }()
 
     static let all = [rgb, rgba, lowDepth]

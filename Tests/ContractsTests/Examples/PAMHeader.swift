@@ -59,7 +59,9 @@ struct PAMHeader {
             default: throw failure("unknown header line \(key.prefix(16))")
             }
         }
-        guard seen.isSuperset(of: ["WIDTH", "HEIGHT", "DEPTH", "MAXVAL"]) else { throw failure("incomplete PAM header") }
+        guard seen.isSuperset(of: ["WIDTH", "HEIGHT", "DEPTH", "MAXVAL"]) else {
+            throw failure("incomplete PAM header")
+        }
         // ENDHDR ends with one newline.
         guard reader.offset < reader.bytes.count else { throw failure("no pixels after the header") }
         header.dataOffset = reader.offset + 1
@@ -95,7 +97,9 @@ private struct TokenReader {
     /// A decimal number; huge values are refused here, sizes are checked against the limits by the caller.
     mutating func number() throws -> Int {
         let text = try token()
-        guard text.count <= 9, let value = Int(text), value >= 0 else { throw PAMHeader.failure("bad number \(text.prefix(16))") }
+        guard text.count <= 9, let value = Int(text), value >= 0 else {
+            throw PAMHeader.failure("bad number \(text.prefix(16))")
+        }
         return value
     }
 }
