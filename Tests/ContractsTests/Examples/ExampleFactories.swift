@@ -20,8 +20,9 @@ extension PluginRegistry {
                     costLimit: try settings.int("costLimit", default: 64 << 20, in: 1...(1 << 40)))
             })
         registerFactory(
-            PluginFactory<any DataCache>(name: "dictionary", defaultSettings: .object(["byteLimit": .number(16_777_216)]))
-            {
+            PluginFactory<any DataCache>(
+                name: "dictionary", defaultSettings: .object(["byteLimit": .number(16_777_216)])
+            ) {
                 settings in
                 DictionaryDataCache(byteLimit: try settings.int("byteLimit", default: 16 << 20, in: 1...(1 << 40)))
             })
