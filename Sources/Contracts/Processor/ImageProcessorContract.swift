@@ -27,7 +27,8 @@ public struct ImageProcessorContract: PluginContract {
     ///
     /// - Parameters:
     ///   - makeVariants: makes instances of the processor with different parameters (at least two, for example
-    ///     two sizes of a resize); called more than once, it must make the same ones each time.
+    ///     two sizes of a resize; exactly one for a processor without parameters); called more than once, it must
+    ///     make the same ones each time.
     ///   - preservesFrames: whether an animation keeps its frame count and durations through the processor.
     public init(makeVariants: @escaping @Sendable () throws -> [any ImageProcessor], preservesFrames: Bool = true) {
         self.makeVariants = makeVariants
@@ -40,9 +41,12 @@ public struct ImageProcessorContract: PluginContract {
     }
 
     public var checks: [ContractCheck] {
-        [
-            check(.identifierIsStable) { try $0.identifierIsStable($1) },
-            check(.identifierNamesParameters) { try Self.identifierNamesParameters($1) },
+        var checks = [check(.identifierIsStable) { try $0.identifierIsStable($1) }]
+        // A processor without parameters has one variant, and nothing to tell apart.
+        if ((try? makeVariants())?.count ?? 0) != 1 {
+            checks.append(check(.identifierNamesParameters) { try Self.identifierNamesParameters($1) })
+        }
+        checks += [
             check(.isDeterministic) { try Self.isDeterministic($1) },
             check(.handlesTinyImages) { try Self.handlesTinyImages($1) },
             check(.handlesAnimations) { try $0.handlesAnimations($1) },
@@ -50,6 +54,7 @@ public struct ImageProcessorContract: PluginContract {
                 try await Self.processesConcurrently(try makeVariants())
             },
         ]
+        return checks
     }
 
     private func check(_ name: Check, _ body: @escaping @Sendable (Self, [any ImageProcessor]) throws -> Void)
