@@ -15,6 +15,11 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// How many pieces of work are in flight (for tests and diagnostics).
     var inFlightCount: Int { state.withLock { $0.works.count } }
+    /// How many callers wait for work in flight (for tests and diagnostics).
+    var waiterCount: Int {
+        let works = state.withLock { Array($0.works.values) }
+        return works.reduce(0) { total, work in total + work.state.withLock { $0.waiters.count } }
+    }
 
     /// The result of the work for `key`, starting `work` unless the same key is already in flight.
     func value(
