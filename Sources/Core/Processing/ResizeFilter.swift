@@ -62,10 +62,13 @@ struct ResampleWeights {
         starts = [Int](repeating: 0, count: outputSize)
         counts = [Int](repeating: 0, count: outputSize)
         weights = [Float](repeating: 0, count: outputSize * stride)
+        // Taps stay inside the span, so a crop does not pull in pixels from beyond its edges.
+        let lowest = max(0, Int(origin.rounded(.down)))
+        let highest = min(sourceSize, Int((origin + length).rounded(.up)))
         for index in 0..<outputSize {
             let center = origin + (Double(index) + 0.5) * scale
-            let first = max(0, Int((center - support).rounded(.down)))
-            let last = min(sourceSize, Int((center + support).rounded(.up)))
+            let first = max(lowest, Int((center - support).rounded(.down)))
+            let last = min(highest, Int((center + support).rounded(.up)))
             var values: [Double] = []
             var total = 0.0
             for source in first..<max(first, last) {
@@ -75,7 +78,7 @@ struct ResampleWeights {
             }
             if total == 0 {
                 // Only possible for a box narrower than a pixel: take the nearest source pixel.
-                let nearest = min(sourceSize - 1, max(0, Int(center)))
+                let nearest = min(highest - 1, max(lowest, Int(center)))
                 starts[index] = nearest
                 counts[index] = 1
                 weights[index * stride] = 1

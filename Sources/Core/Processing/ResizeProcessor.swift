@@ -56,17 +56,30 @@ public struct ResizeProcessor: ImageProcessor {
     func plan(width: Int, height: Int) -> Plan {
         let w = Double(width)
         let h = Double(height)
-        let sx = Double(size.width) / w
-        let sy = Double(size.height) / h
-        var scale = contentMode == .fit ? min(sx, sy) : max(sx, sy)
-        if !upscale { scale = min(scale, 1) }
-        var outputWidth = max(1, Int((w * scale).rounded()))
-        var outputHeight = max(1, Int((h * scale).rounded()))
+        let tw = Double(size.width)
+        let th = Double(size.height)
         var rect = (x: 0.0, y: 0.0, width: w, height: h)
-        if contentMode == .fill {
-            // Keep the centre: the output is at most the target, and the source span shrinks to match.
-            outputWidth = min(outputWidth, size.width)
-            outputHeight = min(outputHeight, size.height)
+        let outputWidth: Int
+        let outputHeight: Int
+        switch contentMode {
+        case .fit:
+            var scale = min(tw / w, th / h)
+            if !upscale { scale = min(scale, 1) }
+            outputWidth = max(1, Int((w * scale).rounded()))
+            outputHeight = max(1, Int((h * scale).rounded()))
+        case .fill:
+            var scale = max(tw / w, th / h)
+            if !upscale && scale > 1 {
+                // Too small to fill: keep the pixels and only crop to the target's aspect ratio.
+                let shrink = min(w / tw, h / th)
+                outputWidth = max(1, min(width, Int((tw * shrink).rounded())))
+                outputHeight = max(1, min(height, Int((th * shrink).rounded())))
+                scale = 1
+            } else {
+                outputWidth = size.width
+                outputHeight = size.height
+            }
+            // Keep the centre: the source span is the output size seen at the scale.
             rect.width = min(w, Double(outputWidth) / scale)
             rect.height = min(h, Double(outputHeight) / scale)
             rect.x = (w - rect.width) / 2
