@@ -18,7 +18,8 @@ extension PluginRegistry {
         let mode = try reader.string("mode", allowed: ["fit", "fill"]).flatMap(ContentMode.init(rawValue:)) ?? .fit
         let upscale = try reader.bool("upscale", default: false)
         let filter =
-            try reader.string("filter", allowed: ResizeFilter.allCases.map(\.rawValue)).flatMap(ResizeFilter.init(rawValue:))
+            try reader.string("filter", allowed: ResizeFilter.allCases.map(\.rawValue)).flatMap(
+                ResizeFilter.init(rawValue:))
             ?? .catmullRom
         return ResizeProcessor(width: width, height: height, contentMode: mode, upscale: upscale, filter: filter)
     }

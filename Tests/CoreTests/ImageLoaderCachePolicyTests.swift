@@ -68,7 +68,8 @@ import Testing
         env.dataCache.put(
             DataCacheEntry(
                 data: FakeDecoder.encode(width: 9),
-                metadata: CacheMetadata(etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: old, storedAt: old)),
+                metadata: CacheMetadata(
+                    etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: old, storedAt: old)),
             for: key)
         env.transport.serve(
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(width: 1), notModifiedFor: "\"v1\""))
@@ -88,7 +89,8 @@ import Testing
         let env = FakeEnvironment()
         let key = env.request("/a").dataCacheKey
         env.dataCache.put(
-            DataCacheEntry(data: FakeDecoder.encode(width: 9), metadata: CacheMetadata(etag: "\"v1\"", expires: Date() - 1)),
+            DataCacheEntry(
+                data: FakeDecoder.encode(width: 9), metadata: CacheMetadata(etag: "\"v1\"", expires: Date() - 1)),
             for: key)
         env.transport.serve(
             "/a",
@@ -109,7 +111,8 @@ import Testing
         env.transport.serve(
             "/a",
             FakeTransport.Behavior(
-                data: FakeDecoder.encode(), metadata: TransportMetadata(statusCode: 200, cacheControl: "private, no-store")))
+                data: FakeDecoder.encode(),
+                metadata: TransportMetadata(statusCode: 200, cacheControl: "private, no-store")))
         _ = try await env.loader.image(for: env.request("/a"))
         #expect(env.dataCache.storeCount == 0)
         #expect(env.imageCache.storeCount == 1)
@@ -128,7 +131,8 @@ import Testing
 
     @Test func freshnessReadsCacheHeaders() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let maxAge = try #require(CacheFreshness.metadata(for: TransportMetadata(cacheControl: "public, max-age=100"), now: now))
+        let maxAge = try #require(
+            CacheFreshness.metadata(for: TransportMetadata(cacheControl: "public, max-age=100"), now: now))
         #expect(maxAge.expires == now + 100)
         let noCache = try #require(
             CacheFreshness.metadata(for: TransportMetadata(etag: "\"e\"", cacheControl: "no-cache"), now: now))

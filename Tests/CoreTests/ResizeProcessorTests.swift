@@ -107,7 +107,9 @@ import Testing
         #expect(cropped.width == 1 && cropped.height == 2)
         #expect(Self.origin(cropped.raster[0, 0]) == (1, 1))
         #expect(Self.origin(cropped.raster[0, 1]) == (1, 2))
-        let error = #expect(throws: ImagoError.self) { try CropProcessor(x: 1, y: 0, width: 2, height: 1).process(Self.tagged) }
+        let error = #expect(throws: ImagoError.self) {
+            try CropProcessor(x: 1, y: 0, width: 2, height: 1).process(Self.tagged)
+        }
         #expect(error?.kind == .processingFailed)
     }
 

@@ -31,8 +31,10 @@ import Testing
 
     @Test func retryAfterIsHonouredWithinTheCap() {
         let policy = RetryPolicy(maxDelay: 10)
-        #expect(policy.delay(afterAttempt: 1, error: ImagoError(.transportFailed(status: 503), "x", retryAfter: 4)) == 4)
-        #expect(policy.delay(afterAttempt: 1, error: ImagoError(.transportFailed(status: 429), "x", retryAfter: 600)) == 10)
+        #expect(
+            policy.delay(afterAttempt: 1, error: ImagoError(.transportFailed(status: 503), "x", retryAfter: 4)) == 4)
+        #expect(
+            policy.delay(afterAttempt: 1, error: ImagoError(.transportFailed(status: 429), "x", retryAfter: 600)) == 10)
     }
 }
 
@@ -42,7 +44,9 @@ import Testing
     @Test func retriesRetryableFailuresAndReportsAttempts() async throws {
         let env = FakeEnvironment()
         env.transport.serve(
-            "/a", FakeTransport.Behavior(data: FakeDecoder.encode(), failures: [Self.unavailable, ImagoError(.timedOut, "timed out")]))
+            "/a",
+            FakeTransport.Behavior(
+                data: FakeDecoder.encode(), failures: [Self.unavailable, ImagoError(.timedOut, "timed out")]))
         let response = try await env.loader.image(for: env.request("/a"))
         #expect(response.attempts == 3)
         #expect(env.transport.callCount == 3)
@@ -56,7 +60,9 @@ import Testing
         var settings = LoaderSettings()
         settings.retry = RetryPolicy(maxAttempts: 4)
         let env = FakeEnvironment(settings: settings)
-        env.transport.serve("/a", FakeTransport.Behavior(data: FakeDecoder.encode(), failures: Array(repeating: Self.unavailable, count: 9)))
+        env.transport.serve(
+            "/a",
+            FakeTransport.Behavior(data: FakeDecoder.encode(), failures: Array(repeating: Self.unavailable, count: 9)))
         let error = await #expect(throws: ImagoError.self) { try await env.loader.image(for: env.request("/a")) }
         #expect(error?.statusCode == 503)
         #expect(error?.source == "fake://host/a")

@@ -18,7 +18,8 @@ import Testing
     @Test func processorSettingsErrorsNameTheirPath() throws {
         let registry = PluginRegistry.standardFactories()
         let missing = #expect(throws: ImagoError.self) {
-            try registry.makeProcessor(named: "resize", settings: .object(["width": .number(10)]), path: "processors[0]")
+            try registry.makeProcessor(
+                named: "resize", settings: .object(["width": .number(10)]), path: "processors[0]")
         }
         #expect(missing?.kind == .invalidConfiguration)
         #expect(missing?.reason.hasPrefix("processors[0].height") == true)

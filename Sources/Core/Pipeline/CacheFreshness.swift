@@ -15,7 +15,9 @@ enum CacheFreshness {
     }
 
     /// The metadata of a cached entry after a `304 Not Modified` answered its revalidation.
-    static func refreshed(_ metadata: CacheMetadata, by response: TransportMetadata, now: Date = Date()) -> CacheMetadata {
+    static func refreshed(_ metadata: CacheMetadata, by response: TransportMetadata, now: Date = Date())
+        -> CacheMetadata
+    {
         var refreshed = metadata
         refreshed.etag = response.etag ?? metadata.etag
         refreshed.lastModified = response.lastModified ?? metadata.lastModified

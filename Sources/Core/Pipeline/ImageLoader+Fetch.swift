@@ -31,11 +31,13 @@ extension ImageLoader {
         if fetched.metadata.isNotModified {
             guard let stale else {
                 throw ImagoError(
-                    .transportFailed(status: 304), "304 Not Modified without a cached copy", source: request.sourceString)
+                    .transportFailed(status: 304), "304 Not Modified without a cached copy",
+                    source: request.sourceString)
             }
             if writes, let dataCache {
                 let metadata = CacheFreshness.refreshed(stale.metadata, by: fetched.metadata)
-                try? await dataCache.store(DataCacheEntry(data: stale.data, metadata: metadata), for: request.dataCacheKey)
+                try? await dataCache.store(
+                    DataCacheEntry(data: stale.data, metadata: metadata), for: request.dataCacheKey)
             }
             let count = Int64(stale.data.count)
             work.report(FetchProgress(received: count, expected: count))
@@ -44,7 +46,8 @@ extension ImageLoader {
         }
         if writes, let dataCache, let metadata = CacheFreshness.metadata(for: fetched.metadata) {
             // A cache that cannot write must not fail the load.
-            try? await dataCache.store(DataCacheEntry(data: fetched.data, metadata: metadata), for: request.dataCacheKey)
+            try? await dataCache.store(
+                DataCacheEntry(data: fetched.data, metadata: metadata), for: request.dataCacheKey)
         }
         return FetchedBytes(
             data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)

@@ -33,7 +33,8 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let holder = WorkHolder<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: SharedWork<Value>.Continuation) in
-                let waiter = SharedWork<Value>.Waiter(continuation: continuation, progress: progress, priority: priority)
+                let waiter = SharedWork<Value>.Waiter(
+                    continuation: continuation, progress: progress, priority: priority)
                 let (shared, isNew) = join(key, id: id, waiter: waiter)
                 holder.set(shared)
                 if isNew { shared.start(work) }

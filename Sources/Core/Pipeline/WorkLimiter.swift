@@ -95,9 +95,13 @@ final class WorkLimiter: Sendable {
                 state.active < limit ? state.waiting.map { ($0.id, $0.group, $0.priority) } : []
             }
             guard !candidates.isEmpty else { return }
-            let ranked = candidates.enumerated().map { (order: $0.offset, id: $0.element.0, group: $0.element.1,
-                priority: $0.element.2.currentPriority) }
-                .sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.order < $1.order }
+            let ranked = candidates.enumerated().map {
+                (
+                    order: $0.offset, id: $0.element.0, group: $0.element.1,
+                    priority: $0.element.2.currentPriority
+                )
+            }
+            .sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.order < $1.order }
             let granted: Waiting? = state.withLock { state in
                 for candidate in ranked where fits(candidate.group, state) {
                     guard let index = state.waiting.firstIndex(where: { $0.id == candidate.id }) else { continue }

@@ -42,7 +42,8 @@ extension Raster {
             try Raster(width: outWidth, height: outHeight) { targetBytes in
                 let target = targetBytes.bindMemory(to: UInt32.self)
                 for y in 0..<height {
-                    let row = UnsafeRawBufferPointer(rebasing: sourceBytes[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)])
+                    let row = UnsafeRawBufferPointer(
+                        rebasing: sourceBytes[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)])
                     var index = (by * y + cy) * outWidth + (bx * y + cx)
                     for x in 0..<width {
                         target[index] = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)

@@ -12,7 +12,9 @@ public struct ResizeProcessor: ImageProcessor {
     public var filter: ResizeFilter
 
     /// Creates a resize to `size`.
-    public init(size: PixelSize, contentMode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom) {
+    public init(
+        size: PixelSize, contentMode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
+    ) {
         self.size = size
         self.contentMode = contentMode
         self.upscale = upscale
@@ -20,8 +22,12 @@ public struct ResizeProcessor: ImageProcessor {
     }
 
     /// Creates a resize to `width` × `height`.
-    public init(width: Int, height: Int, contentMode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom) {
-        self.init(size: PixelSize(width: width, height: height), contentMode: contentMode, upscale: upscale, filter: filter)
+    public init(
+        width: Int, height: Int, contentMode: ContentMode = .fit, upscale: Bool = false,
+        filter: ResizeFilter = .catmullRom
+    ) {
+        self.init(
+            size: PixelSize(width: width, height: height), contentMode: contentMode, upscale: upscale, filter: filter)
     }
 
     public var identifier: String {

@@ -125,7 +125,10 @@ struct FakeEnvironment {
     let registry = PluginRegistry()
     let loader: ImageLoader
 
-    init(settings: LoaderSettings = LoaderSettings(), imageCache useImageCache: Bool = true, dataCache useDataCache: Bool = true) {
+    init(
+        settings: LoaderSettings = LoaderSettings(), imageCache useImageCache: Bool = true,
+        dataCache useDataCache: Bool = true
+    ) {
         registry.register(transport)
         registry.register(decoder)
         if useImageCache { registry.imageCache = imageCache }

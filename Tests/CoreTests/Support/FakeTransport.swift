@@ -63,13 +63,19 @@ final class FakeTransport: ImageTransport {
         let source = request.url.absoluteString
         return AsyncThrowingStream { continuation in
             let task = Task {
-                defer { self.state.withLock { $0.active -= 1; $0.activeByHost[host]! -= 1 } }
+                defer {
+                    self.state.withLock {
+                        $0.active -= 1; $0.activeByHost[host]! -= 1
+                    }
+                }
                 guard let behavior else {
                     return continuation.finish(
                         throwing: ImagoError(.transportFailed(status: 404), "404 Not Found", source: source))
                 }
                 await behavior.gate?.wait()
-                if let failure = behavior.failures.first { return continuation.finish(throwing: failure.naming(source)) }
+                if let failure = behavior.failures.first {
+                    return continuation.finish(throwing: failure.naming(source))
+                }
                 if let etag = behavior.notModifiedFor, request.ifNoneMatch == etag {
                     continuation.yield(.response(TransportMetadata(statusCode: 304, etag: etag)))
                     return continuation.finish()

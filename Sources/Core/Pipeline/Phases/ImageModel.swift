@@ -42,7 +42,9 @@ public final class ImageModel {
     @ObservationIgnored private var hasImage = false
 
     /// Creates a model; the built-in hook turns animations off for memory-cache hits.
-    public init(loader: ImageLoader, request: ImageRequest? = nil, hooks: [ImagePhaseHook] = [.noAnimationForMemoryHits]) {
+    public init(
+        loader: ImageLoader, request: ImageRequest? = nil, hooks: [ImagePhaseHook] = [.noAnimationForMemoryHits]
+    ) {
         self.loader = loader
         self.request = request
         self.delivery = ImagePhaseDelivery(hooks: hooks) { [unowned self] phase, transaction in
@@ -65,7 +67,8 @@ public final class ImageModel {
         generation += 1
         let current = generation
         if request.cachePolicy.contains(.readMemory), let image = loader.cachedImage(for: request) {
-            let response = ImageResponse(image: image, request: request, origin: .memory, attempts: 0, metrics: LoadMetrics())
+            let response = ImageResponse(
+                image: image, request: request, origin: .memory, attempts: 0, metrics: LoadMetrics())
             return deliver(.success(response), scale: request.scale)
         }
         isLoading = true

@@ -13,7 +13,9 @@ public struct ImagePhaseHook: Sendable {
     let body: @MainActor @Sendable (ImagePhaseChange, inout ImageTransaction) -> Void
 
     /// Creates a hook.
-    public init(_ name: String, _ body: @escaping @MainActor @Sendable (ImagePhaseChange, inout ImageTransaction) -> Void) {
+    public init(
+        _ name: String, _ body: @escaping @MainActor @Sendable (ImagePhaseChange, inout ImageTransaction) -> Void
+    ) {
         self.name = name
         self.body = body
     }
