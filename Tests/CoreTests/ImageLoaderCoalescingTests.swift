@@ -23,6 +23,8 @@ import Testing
         #expect(env.decoder.decodeCount == 1)
         #expect(responses.allSatisfy { $0.image.width == 4 })
         #expect(env.loader.imageTasks.inFlightCount == 0)
+        #expect(env.loader.statistics.decodes == 1)
+        #expect(env.loader.statistics.transportAttempts == 1)
     }
 
     @Test func differentProcessorsShareTheFetchAndTheDecode() async throws {

@@ -27,6 +27,7 @@ import Testing
         #expect(second.attempts == 0)
         #expect(env.transport.callCount == 1)
         #expect(env.decoder.decodeCount == 1)
+        #expect(env.loader.statistics.memoryHits == 1)
     }
 
     @Test func diskHitWhenMemoryIsEmpty() async throws {

@@ -54,6 +54,7 @@ extension ImageLoader {
             throw ImagoError(.decodingFailed(format: nil), "not an image: unknown format")
         }
         var image: DecodedImage
+        counters.decodes.increment()
         do {
             image = try decoder.decode(data, options: options)
         } catch let error as ImagoError {

@@ -10,6 +10,7 @@ extension ImageLoader {
         var stale: DataCacheEntry?
         if policy.contains(.readDisk), let dataCache, let entry = await dataCache.entry(for: request.dataCacheKey) {
             if entry.metadata.isFresh(at: Date()) {
+                counters.diskHits.increment()
                 let count = Int64(entry.data.count)
                 work.report(FetchProgress(received: count, expected: count))
                 return FetchedBytes(
@@ -39,6 +40,7 @@ extension ImageLoader {
                 try? await dataCache.store(
                     DataCacheEntry(data: stale.data, metadata: metadata), for: request.dataCacheKey)
             }
+            counters.diskHits.increment()
             let count = Int64(stale.data.count)
             work.report(FetchProgress(received: count, expected: count))
             return FetchedBytes(
@@ -65,7 +67,9 @@ extension ImageLoader {
             attempt += 1
             do {
                 let fetched = try await loadLimiter.withSlot(group: request.url.host, priority: work) {
-                    try await transport.fetchAll(request, maxBytes: settings.limits.maxBytes, progress: work.report)
+                    counters.transportAttempts.increment()
+                    return try await transport.fetchAll(
+                        request, maxBytes: settings.limits.maxBytes, progress: work.report)
                 }
                 try Self.checkStatus(fetched.metadata, source: source)
                 return (fetched, attempt)

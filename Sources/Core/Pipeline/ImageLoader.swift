@@ -19,6 +19,10 @@ public final class ImageLoader: Sendable {
     let imageTasks = TaskCoalescer<ImageWorkKey, LoadedImage>()
     let decodeTasks = TaskCoalescer<DecodeWorkKey, LoadedImage>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
+    let counters = LoaderCounters()
+
+    /// What the loader has done so far: cache hits, transport attempts, decodes.
+    public var statistics: LoaderStatistics { counters.snapshot }
 
     /// Creates a loader of `registry`'s plugins.
     public convenience init(registry: PluginRegistry, settings: LoaderSettings = .init()) {
@@ -96,6 +100,7 @@ public final class ImageLoader: Sendable {
     /// Serves a memory-cache hit without any task hop.
     private func cachedResponse(for request: ImageRequest, since start: ContinuousClock.Instant) -> ImageResponse? {
         guard request.cachePolicy.contains(.readMemory), let image = cachedImage(for: request) else { return nil }
+        counters.memoryHits.increment()
         return ImageResponse(
             image: image, request: request, origin: .memory, attempts: 0,
             metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))
