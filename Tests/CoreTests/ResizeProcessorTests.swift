@@ -67,6 +67,21 @@ import Testing
         }
     }
 
+    @Test(arguments: ResizeFilter.allCases)
+    func uniformColourSurvivesUnevenReductions(filter: ResizeFilter) throws {
+        let colour = RGBA(90, 160, 30, 128)
+        let image = DecodedImage(raster: try Raster(width: 1001, height: 333, fill: colour), format: .png)
+        for target in [(97, 97), (500, 500), (7, 3)] {
+            let resized = try ResizeProcessor(width: target.0, height: target.1, filter: filter).process(image)
+            let pixels = resized.raster.pixels
+            for index in stride(from: 0, to: pixels.count, by: 4) {
+                let pixel = RGBA(pixels[index], pixels[index + 1], pixels[index + 2], pixels[index + 3])
+                #expect(pixel == colour, "\(filter) to \(target) gave \(pixel) at \(index / 4)")
+                if pixel != colour { return }
+            }
+        }
+    }
+
     @Test func resizesEveryFrame() throws {
         let frames = try [RGBA(255, 0, 0), RGBA(0, 255, 0)].map {
             ImageFrame(raster: try Raster(width: 20, height: 10, fill: $0), duration: 0.1)

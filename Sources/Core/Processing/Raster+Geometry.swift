@@ -37,17 +37,22 @@ extension Raster {
             case .rightMirrored: (0, -1, h, -1, 0, w)
             case .left: (0, 1, 0, -1, 0, w)
             }
-        let step = ay * outWidth + ax  // target index step for x + 1
         return try withUnsafeBytes { sourceBytes in
             try Raster(width: outWidth, height: outHeight) { targetBytes in
-                let target = targetBytes.bindMemory(to: UInt32.self)
-                for y in 0..<height {
-                    let row = UnsafeRawBufferPointer(
-                        rebasing: sourceBytes[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)])
-                    var index = (by * y + cy) * outWidth + (bx * y + cx)
-                    for x in 0..<width {
-                        target[index] = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                        index += step
+                let target = targetBytes.bindMemory(to: UInt32.self).baseAddress!
+                let source = sourceBytes.baseAddress!
+                // Tiles keep both the reads and the (transposed) writes within the cache.
+                let tile = 64
+                for tileY in stride(from: 0, to: height, by: tile) {
+                    for tileX in stride(from: 0, to: width, by: tile) {
+                        for y in tileY..<min(height, tileY + tile) {
+                            let row = source + y * bytesPerRow
+                            for x in tileX..<min(width, tileX + tile) {
+                                let tx = ax * x + bx * y + cx
+                                let ty = ay * x + by * y + cy
+                                target[ty * outWidth + tx] = row.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                            }
+                        }
                     }
                 }
             }

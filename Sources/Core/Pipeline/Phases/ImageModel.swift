@@ -66,9 +66,7 @@ public final class ImageModel {
         guard let request, !isLoading, !hasImage else { return }
         generation += 1
         let current = generation
-        if request.cachePolicy.contains(.readMemory), let image = loader.cachedImage(for: request) {
-            let response = ImageResponse(
-                image: image, request: request, origin: .memory, attempts: 0, metrics: LoadMetrics())
+        if let response = loader.cachedResponse(for: request) {
             return deliver(.success(response), scale: request.scale)
         }
         isLoading = true
