@@ -21,7 +21,7 @@ extension PluginRegistry {
             try reader.string("filter", allowed: ResizeFilter.allCases.map(\.rawValue)).flatMap(
                 ResizeFilter.init(rawValue:))
             ?? .catmullRom
-        return ResizeProcessor(width: width, height: height, contentMode: mode, upscale: upscale, filter: filter)
+        return ResizeProcessor(width: width, height: height, mode: mode, upscale: upscale, filter: filter)
     }
 
     static let cropFactory = PluginFactory<any ImageProcessor>(name: "crop") { reader in

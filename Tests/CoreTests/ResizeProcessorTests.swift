@@ -26,7 +26,7 @@ import Testing
     @Test func fillCropsToTheExactTarget() throws {
         // Left quarter red, the rest blue: filling a square keeps the centre, so no red survives.
         let image = try Self.image(400, 200) { x, _ in x < 100 ? RGBA(255, 0, 0) : RGBA(0, 0, 255) }
-        let resized = try ResizeProcessor(width: 50, height: 50, contentMode: .fill).process(image)
+        let resized = try ResizeProcessor(width: 50, height: 50, mode: .fill).process(image)
         #expect(resized.width == 50 && resized.height == 50)
         #expect(resized.raster[0, 25].b >= 250)
         #expect(resized.raster[49, 25] == RGBA(0, 0, 255))
@@ -35,7 +35,7 @@ import Testing
     @Test func noUpscaleByDefault() throws {
         let image = try Self.image(10, 20) { _, _ in RGBA(1, 2, 3) }
         #expect(try ResizeProcessor(width: 100, height: 100).process(image).width == 10)
-        let filled = try ResizeProcessor(width: 100, height: 50, contentMode: .fill).process(image)
+        let filled = try ResizeProcessor(width: 100, height: 50, mode: .fill).process(image)
         #expect(filled.width == 10 && filled.height == 5)
         let enlarged = try ResizeProcessor(width: 40, height: 40, upscale: true).process(image)
         #expect(enlarged.width == 20 && enlarged.height == 40)
@@ -98,7 +98,7 @@ import Testing
         let a = ResizeProcessor(width: 10, height: 20)
         #expect(a.identifier == "resize(10x20,fit,noupscale,catmullRom)")
         let others = [
-            ResizeProcessor(width: 10, height: 21), ResizeProcessor(width: 10, height: 20, contentMode: .fill),
+            ResizeProcessor(width: 10, height: 21), ResizeProcessor(width: 10, height: 20, mode: .fill),
             ResizeProcessor(width: 10, height: 20, upscale: true), ResizeProcessor(width: 10, height: 20, filter: .box),
         ]
         #expect(Set(others.map(\.identifier) + [a.identifier]).count == 5)

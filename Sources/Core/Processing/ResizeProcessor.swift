@@ -3,7 +3,7 @@
 public struct ResizeProcessor: ImageProcessor {
     /// The target size, in pixels.
     public var size: PixelSize
-    /// How the image is fitted into the size.
+    /// How the image is fitted into the size (`mode:` in the initialisers).
     public var contentMode: ContentMode
     /// Whether an image smaller than the target is enlarged (off by default: it is kept as it is, and `fill`
     /// only crops it to the target's aspect ratio).
@@ -13,21 +13,21 @@ public struct ResizeProcessor: ImageProcessor {
 
     /// Creates a resize to `size`.
     public init(
-        size: PixelSize, contentMode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
+        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
     ) {
         self.size = size
-        self.contentMode = contentMode
+        self.contentMode = mode
         self.upscale = upscale
         self.filter = filter
     }
 
     /// Creates a resize to `width` × `height`.
     public init(
-        width: Int, height: Int, contentMode: ContentMode = .fit, upscale: Bool = false,
+        width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
         filter: ResizeFilter = .catmullRom
     ) {
         self.init(
-            size: PixelSize(width: width, height: height), contentMode: contentMode, upscale: upscale, filter: filter)
+            size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
     }
 
     public var identifier: String {
