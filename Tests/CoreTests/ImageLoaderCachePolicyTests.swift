@@ -129,6 +129,15 @@ import Testing
         #expect(env.dataCache.storeCount == 0)
     }
 
+    @Test func responsesWithoutHTTPStatusAreNotWrittenToDisk() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/local", FakeTransport.Behavior(data: FakeDecoder.encode(), metadata: TransportMetadata()))
+        let response = try await env.loader.image(for: env.request("/local"))
+        #expect(response.origin == .network)
+        #expect(env.dataCache.storeCount == 0)
+        #expect(env.imageCache.storeCount == 1)
+    }
+
     @Test func freshnessReadsCacheHeaders() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let maxAge = try #require(

@@ -27,7 +27,11 @@ extension ImageLoader {
             url: request.url, headers: request.headers, ifNoneMatch: stale?.metadata.etag,
             ifModifiedSince: stale?.metadata.lastModified)
         let (fetched, attempts) = try await fetchWithRetries(transport, transportRequest, work: work)
-        let writes = policy.contains(.writeDisk) && request.url.scheme?.lowercased() != "data"
+        // Only responses with HTTP semantics are kept: local files and `data:` URIs are at hand already, and
+        // without validators a copy could not tell when the file changed.
+        let writes =
+            policy.contains(.writeDisk) && request.url.scheme?.lowercased() != "data"
+            && fetched.metadata.statusCode != nil
 
         if fetched.metadata.isNotModified {
             guard let stale else {
