@@ -4,6 +4,12 @@ public struct ImagePhaseChange: Sendable {
     public var from: ImagePhase
     /// The phase after.
     public var to: ImagePhase
+
+    /// Creates a change.
+    public init(from: ImagePhase, to: ImagePhase) {
+        self.from = from
+        self.to = to
+    }
 }
 
 /// Runs before a phase change and may change its transaction; hooks run in the order they are listed.
