@@ -13,6 +13,9 @@ import Synchronization
 final class HTTPLoad: Sendable {
     let source: String
     let configuration: HTTPTransport.Configuration
+    /// The session's delegate queue: tasks are cancelled there, never inside a callback, because FoundationNetworking
+    /// crashes when a task is cancelled between a redirect callback and its completion handler.
+    private let callbackQueue: OperationQueue
     private let continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation
     private let startedAt = ContinuousClock.now
     private let state: Mutex<State>
@@ -29,11 +32,12 @@ final class HTTPLoad: Sendable {
     }
 
     init(
-        source: String, configuration: HTTPTransport.Configuration,
+        source: String, configuration: HTTPTransport.Configuration, callbackQueue: OperationQueue,
         continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation
     ) {
         self.source = source
         self.configuration = configuration
+        self.callbackQueue = callbackQueue
         self.continuation = continuation
         self.state = Mutex(State(lastActivity: startedAt))
     }
@@ -49,7 +53,7 @@ final class HTTPLoad: Sendable {
         }
         guard started else {
             watchdog.cancel()
-            task.cancel()
+            callbackQueue.addOperation { task.cancel() }
             return
         }
         task.resume()
@@ -57,7 +61,8 @@ final class HTTPLoad: Sendable {
 
     /// The consumer stopped listening or its task was cancelled: stop at once, deliver nothing more.
     func cancel() {
-        finish(throwing: ImagoError(.cancelled, "cancelled", source: source))
+        // The stream has already ended on the consumer's side; ending it again only releases the resources.
+        finish(throwing: nil)
     }
 
     // MARK: URLSession callbacks
@@ -114,9 +119,18 @@ final class HTTPLoad: Sendable {
 
     func redirect(_ response: HTTPURLResponse, to request: URLRequest) -> URLRequest? {
         let status = response.statusCode
-        guard let url = request.url, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            let target = request.url?.absoluteString ?? "an invalid URL"
-            fail(.transportFailed(status: status), "refused redirect to \(target): only http and https are followed")
+        // FoundationNetworking rewrites a `Location` of another scheme into a same-host http URL, so the header
+        // itself is checked, not only the request URLSession proposes.
+        let location = HTTPResponseHead.locationURL(of: response)
+        for target in [location, request.url] {
+            guard let target, !["http", "https"].contains(target.scheme?.lowercased() ?? "") else { continue }
+            fail(
+                .transportFailed(status: status),
+                "refused redirect to \(target.absoluteString): only http and https are followed")
+            return nil
+        }
+        guard let url = request.url else {
+            fail(.transportFailed(status: status), "refused redirect to an invalid URL")
             return nil
         }
         let count = state.withLock { state in
@@ -205,7 +219,7 @@ final class HTTPLoad: Sendable {
             return (state.task, state.watchdog)
         }
         guard let (task, watchdog) = resources else { return }
-        task?.cancel()
+        if let task { callbackQueue.addOperation { task.cancel() } }
         watchdog?.cancel()
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }
     }

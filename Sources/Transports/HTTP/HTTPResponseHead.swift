@@ -36,6 +36,12 @@ struct HTTPResponseHead {
         return phrase.isEmpty ? "HTTP status \(statusCode)" : "\(statusCode) \(phrase)"
     }
 
+    /// The `Location` of a redirect, resolved against the response's URL.
+    static func locationURL(of response: HTTPURLResponse) -> URL? {
+        guard let location = lowercasedFields(of: response)["location"] else { return nil }
+        return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: response.url)?.absoluteURL
+    }
+
     private static func lowercasedFields(of response: HTTPURLResponse) -> [String: String] {
         var fields: [String: String] = [:]
         for (name, value) in response.allHeaderFields {

@@ -15,6 +15,7 @@ public final class HTTPTransport: ImageTransport {
     public let configuration: Configuration
     private let session: URLSession
     private let router: HTTPSessionDelegate
+    private let callbackQueue: OperationQueue
 
     /// Creates a transport with its own URLSession.
     public init(configuration: Configuration = Configuration()) {
@@ -35,6 +36,7 @@ public final class HTTPTransport: ImageTransport {
         queue.name = "Imago.HTTPTransport"
         self.session = URLSession(configuration: sessionConfiguration, delegate: router, delegateQueue: queue)
         self.router = router
+        self.callbackQueue = queue
     }
 
     deinit {
@@ -55,7 +57,8 @@ public final class HTTPTransport: ImageTransport {
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }
         }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
-        let load = HTTPLoad(source: source, configuration: configuration, continuation: continuation)
+        let load = HTTPLoad(
+            source: source, configuration: configuration, callbackQueue: callbackQueue, continuation: continuation)
         let task = session.dataTask(with: urlRequest)
         router.register(load, for: task)
         continuation.onTermination = { _ in load.cancel() }
