@@ -17,7 +17,9 @@ struct DataURI {
         func malformed(_ reason: String) -> ImagoError {
             ImagoError(.invalidSource, "malformed data: URI: \(reason)", source: source)
         }
-        guard text.count >= 5, text.prefix(5).lowercased() == "data:" else { throw malformed("it does not start with \"data:\"") }
+        guard text.prefix(5).lowercased() == "data:" else {
+            throw ImagoError(.unsupportedScheme, "not a data: URI", source: source)
+        }
         var body = text.dropFirst(5)
         if let fragment = body.firstIndex(of: "#") { body = body[..<fragment] }
         guard let comma = body.firstIndex(of: ",") else {
@@ -33,14 +35,20 @@ struct DataURI {
         // Each decoded byte takes at least one character (base64: 4 for 3), so this bound is known before decoding.
         let leastBytes = header.isBase64 ? 0 : payload.utf8.count / 3
         if leastBytes > maxBytes { throw tooLarge(leastBytes) }
-        guard let bytes = Self.percentDecoded(payload) else {
-            throw malformed("invalid percent-encoding in the data")
+        let bytes: Data
+        if payload.utf8.contains(UInt8(ascii: "%")) {
+            guard let decoded = Self.percentDecoded(payload) else {
+                throw malformed("invalid percent-encoding in the data")
+            }
+            bytes = Data(decoded)
+        } else {
+            bytes = Data(payload.utf8)
         }
         if header.isBase64 {
             data = try ForgivingBase64.decode(bytes, maxBytes: maxBytes, tooLarge: tooLarge, malformed: malformed)
         } else {
             if bytes.count > maxBytes { throw tooLarge(bytes.count) }
-            data = Data(bytes)
+            data = bytes
         }
     }
 

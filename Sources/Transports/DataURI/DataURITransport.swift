@@ -16,30 +16,8 @@ public struct DataURITransport: ImageTransport {
 
     /// Decodes the URI: `.response` with the media type and length, then the bytes in chunks.
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        let configuration = configuration
-        let source = request.url.absoluteString
-        return AsyncThrowingStream { continuation in
-            let decoding = Task {
-                do {
-                    let uri = try DataURI(source, maxBytes: configuration.maxBytes)
-                    try Task.checkCancellation()
-                    continuation.yield(
-                        .response(TransportMetadata(expectedLength: Int64(uri.data.count), contentType: uri.contentType)))
-                    var offset = uri.data.startIndex
-                    while offset < uri.data.endIndex {
-                        try Task.checkCancellation()
-                        let end = min(offset + Self.chunkSize, uri.data.endIndex)
-                        // A copy, so every chunk is indexed from zero like any other `Data`.
-                        continuation.yield(.bytes(Data(uri.data[offset..<end])))
-                        offset = end
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: ImagoError.wrapping(error, source: source))
-                }
-            }
-            continuation.onTermination = { _ in decoding.cancel() }
-        }
+        let reader = DataURIReader(source: request.url.absoluteString, maxBytes: configuration.maxBytes)
+        return AsyncThrowingStream(unfolding: { try reader.next() })
     }
 
     /// Large payloads are handed over in pieces of this size, like the other transports' chunks.

@@ -5,15 +5,11 @@ import ImagoCore
 /// `=` padding may be left out, but any other stray character, or a length no encoder produces, is refused.
 enum ForgivingBase64 {
     static func decode(
-        _ bytes: [UInt8], maxBytes: Int, tooLarge: (Int) -> ImagoError, malformed: (String) -> ImagoError
+        _ bytes: Data, maxBytes: Int, tooLarge: (Int) -> ImagoError, malformed: (String) -> ImagoError
     ) throws -> Data {
-        var symbols = bytes.filter { !isASCIIWhitespace($0) }
+        var symbols = bytes.contains(where: isASCIIWhitespace) ? bytes.filter { !isASCIIWhitespace($0) } : bytes
         if symbols.count % 4 == 0 {
             for _ in 0..<2 where symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
-        }
-        if let index = symbols.firstIndex(where: { value(of: $0) == nil }) {
-            let character = Character(Unicode.Scalar(symbols[index]))
-            throw malformed("invalid base64: unexpected \(character.debugDescription) at position \(index)")
         }
         guard symbols.count % 4 != 1 else {
             throw malformed("invalid base64: \(symbols.count) symbols is not a length an encoder produces")
@@ -21,11 +17,25 @@ enum ForgivingBase64 {
         let count = symbols.count / 4 * 3 + max(0, symbols.count % 4 - 1)
         if count > maxBytes { throw tooLarge(count) }
 
+        // Foundation's strict decoder is the fast path; it needs the padding back.
+        var padded = symbols
+        padded.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - symbols.count % 4) % 4))
+        if let data = Data(base64Encoded: padded), data.count == count { return data }
+        return try decodeSlowly(symbols, count: count, malformed: malformed)
+    }
+
+    /// Decodes symbol by symbol: names the first stray character, and accepts the non-zero trailing bits that a
+    /// strict decoder may refuse but browsers do not.
+    private static func decodeSlowly(_ symbols: Data, count: Int, malformed: (String) -> ImagoError) throws -> Data {
         var data = Data(capacity: count)
         var accumulator: UInt32 = 0
         var bits = 0
-        for symbol in symbols {
-            accumulator = (accumulator << 6 | UInt32(value(of: symbol) ?? 0)) & 0xFF_FFFF
+        for (index, symbol) in symbols.enumerated() {
+            guard let value = value(of: symbol) else {
+                let character = Character(Unicode.Scalar(symbol))
+                throw malformed("invalid base64: unexpected \(character.debugDescription) at position \(index)")
+            }
+            accumulator = (accumulator << 6 | UInt32(value)) & 0xFF_FFFF
             bits += 6
             if bits >= 8 {
                 bits -= 8

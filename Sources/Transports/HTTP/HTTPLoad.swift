@@ -16,7 +16,8 @@ final class HTTPLoad: Sendable {
     /// The session's delegate queue: tasks are cancelled there, never inside a callback, because FoundationNetworking
     /// crashes when a task is cancelled between a redirect callback and its completion handler.
     private let callbackQueue: OperationQueue
-    private let continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation
+    /// What the consumer pulls.
+    let events = HTTPEventQueue()
     private let startedAt = ContinuousClock.now
     private let state: Mutex<State>
 
@@ -32,14 +33,13 @@ final class HTTPLoad: Sendable {
     }
 
     init(
-        source: String, configuration: HTTPTransport.Configuration, callbackQueue: OperationQueue,
-        continuation: AsyncThrowingStream<TransportEvent, any Error>.Continuation
+        source: String, configuration: HTTPTransport.Configuration, callbackQueue: OperationQueue
     ) {
         self.source = source
         self.configuration = configuration
         self.callbackQueue = callbackQueue
-        self.continuation = continuation
         self.state = Mutex(State(lastActivity: startedAt))
+        events.onCancel { [weak self] in self?.cancel() }
     }
 
     /// Starts the task and the watchdog that enforces the deadlines.
@@ -61,7 +61,6 @@ final class HTTPLoad: Sendable {
 
     /// The consumer stopped listening or its task was cancelled: stop at once, deliver nothing more.
     func cancel() {
-        // The stream has already ended on the consumer's side; ending it again only releases the resources.
         finish(throwing: nil)
     }
 
@@ -87,7 +86,7 @@ final class HTTPLoad: Sendable {
             // Revalidation: the caller's cached copy is still good; there is no body to read.
             var metadata = head.metadata
             metadata.expectedLength = 0
-            continuation.yield(.response(metadata))
+            events.push(.response(metadata))
             finish(throwing: nil)
             return .cancel
         case 200..<300:
@@ -95,7 +94,7 @@ final class HTTPLoad: Sendable {
                 fail(.tooLarge, "too large: \(expected) bytes exceeds the limit of \(configuration.maxBytes) bytes")
                 return .cancel
             }
-            continuation.yield(.response(head.metadata))
+            events.push(.response(head.metadata))
             return .allow
         default:
             fail(.transportFailed(status: head.statusCode), head.statusReason, retryAfter: head.metadata.retryAfter)
@@ -111,7 +110,7 @@ final class HTTPLoad: Sendable {
             return state.received <= configuration.maxBytes
         }
         switch verdict {
-        case true?: continuation.yield(.bytes(data))
+        case true?: events.push(.bytes(data))
         case false?: fail(.tooLarge, "too large: more than \(configuration.maxBytes) bytes")
         case nil: break
         }
@@ -221,6 +220,6 @@ final class HTTPLoad: Sendable {
         guard let (task, watchdog) = resources else { return }
         if let task { callbackQueue.addOperation { task.cancel() } }
         watchdog?.cancel()
-        if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        events.end(throwing: error)
     }
 }

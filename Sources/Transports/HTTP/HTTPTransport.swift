@@ -56,14 +56,13 @@ public final class HTTPTransport: ImageTransport {
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }
         }
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TransportEvent.self)
-        let load = HTTPLoad(
-            source: source, configuration: configuration, callbackQueue: callbackQueue, continuation: continuation)
+        let load = HTTPLoad(source: source, configuration: configuration, callbackQueue: callbackQueue)
         let task = session.dataTask(with: urlRequest)
         router.register(load, for: task)
-        continuation.onTermination = { _ in load.cancel() }
         load.start(task)
-        return stream
+        // The stream owns the consumer's end: when it is released, the fetch is cancelled.
+        let consumer = HTTPStreamConsumer(load.events)
+        return AsyncThrowingStream(unfolding: { try await consumer.next() })
     }
 
     /// The request URLSession sends: validated URL, configured and per-request headers, conditional headers.

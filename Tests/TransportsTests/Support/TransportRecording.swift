@@ -42,8 +42,12 @@ struct TransportRecording {
 
 /// The bytes the loopback server serves for `n`: `i % 251`, a pattern that shows reordering and loss.
 func expectedBody(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8($0 % 251) })
+    var body = Data(capacity: count + 251)
+    while body.count < count { body.append(bodyPattern) }
+    return body.prefix(count)
 }
+
+private let bodyPattern = Data((0..<251).map { UInt8($0) })
 
 /// The loopback server of the running suite.
 func loopback() throws -> LoopbackServer {
