@@ -1,7 +1,8 @@
 import Foundation
 import ImagoCore
-@testable import ImagoTransports
 import Testing
+
+@testable import ImagoTransports
 
 @Suite struct DataURITransportTests {
     let transport = DataURITransport()
@@ -76,9 +77,15 @@ import Testing
     @Test(arguments: [
         ("data:image/png;base64", "malformed data: URI: no \",\" separates the media type from the data"),
         ("data:image;base64,AAAA", "malformed data: URI: invalid media type \"image\" (expected type/subtype)"),
-        ("data:image/png;charset,AAAA", "malformed data: URI: invalid parameter \"charset\" (expected attribute=value)"),
+        (
+            "data:image/png;charset,AAAA",
+            "malformed data: URI: invalid parameter \"charset\" (expected attribute=value)"
+        ),
         ("data:image/png;base64,AA*A", "malformed data: URI: invalid base64: unexpected \"*\" at position 2"),
-        ("data:image/png;base64,AAAAA", "malformed data: URI: invalid base64: 5 symbols is not a length an encoder produces"),
+        (
+            "data:image/png;base64,AAAAA",
+            "malformed data: URI: invalid base64: 5 symbols is not a length an encoder produces"
+        ),
         ("data:image/png;base64,AA=A", "malformed data: URI: invalid base64: unexpected \"=\" at position 2"),
     ])
     func refusesMalformedURIsClearly(text: String, reason: String) async throws {

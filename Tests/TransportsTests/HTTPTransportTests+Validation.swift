@@ -1,7 +1,8 @@
 import Foundation
 import ImagoCore
-@testable import ImagoTransports
 import Testing
+
+@testable import ImagoTransports
 
 extension HTTPTransportTests {
     @Test(arguments: [

@@ -94,7 +94,10 @@ struct DataURI {
 
     /// An RFC 2045 token: printable ASCII without separators.
     private static func isToken(_ text: Substring) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0) }
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?=".unicodeScalars.contains($0)
+            }
     }
 
     /// The bytes of `text` with `%XX` escapes decoded; `nil` when an escape is not two hex digits.

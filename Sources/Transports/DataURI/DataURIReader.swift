@@ -28,7 +28,8 @@ final class DataURIReader: Sendable {
                 do {
                     let uri = try DataURI(source, maxBytes: maxBytes)
                     phase = .delivering(uri.data, offset: 0)
-                    let metadata = TransportMetadata(expectedLength: Int64(uri.data.count), contentType: uri.contentType)
+                    let metadata = TransportMetadata(
+                        expectedLength: Int64(uri.data.count), contentType: uri.contentType)
                     return .response(metadata)
                 } catch {
                     phase = .done

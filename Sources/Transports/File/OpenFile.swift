@@ -27,7 +27,8 @@ struct OpenFile {
             throw ImagoError(.unsupportedScheme, "not a file URL", source: source)
         }
         if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
-            throw ImagoError(.invalidSource, "file URLs naming another host (\(host)) are not supported", source: source)
+            throw ImagoError(
+                .invalidSource, "file URLs naming another host (\(host)) are not supported", source: source)
         }
         let requested = url.path
         guard !requested.isEmpty else { throw ImagoError(.invalidSource, "invalid source: empty path", source: source) }

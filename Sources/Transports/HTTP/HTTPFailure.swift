@@ -32,7 +32,8 @@ enum HTTPFailure {
         case .badURL, .unsupportedURL:
             return ImagoError(.invalidSource, "invalid source: URLSession refused the URL", source: source)
         default:
-            return ImagoError(failed, "network error \(urlError.code.rawValue): \(urlError.localizedDescription)", source: source)
+            return ImagoError(
+                failed, "network error \(urlError.code.rawValue): \(urlError.localizedDescription)", source: source)
         }
     }
 }

@@ -8,7 +8,8 @@ enum HTTPRequestValidation {
         let text = url.absoluteString
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw ImagoError(
-                .unsupportedScheme, "unsupported scheme \"\(url.scheme ?? "")\": the HTTP transport serves http and https",
+                .unsupportedScheme,
+                "unsupported scheme \"\(url.scheme ?? "")\": the HTTP transport serves http and https",
                 source: text)
         }
         // Foundation percent-encodes a raw CR/LF, so decoded forms are checked too: no image URL needs them.
@@ -26,7 +27,9 @@ enum HTTPRequestValidation {
         let tokenSymbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
         let validName =
             !name.isEmpty
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || tokenSymbols.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || tokenSymbols.contains($0))
+            }
         guard validName else {
             throw ImagoError(.invalidSource, "invalid header name \(name.debugDescription)", source: source)
         }
