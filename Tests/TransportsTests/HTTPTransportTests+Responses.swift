@@ -88,3 +88,23 @@ extension HTTPTransportTests {
         #expect(error.source == url.absoluteString)
     }
 }
+
+extension HTTPTransportTests {
+    @Test func keepsHeadersAcrossASameHostRedirect() async throws {
+        let request = TransportRequest(
+            url: try loopback().url("/redirect-to?location=/echo"), headers: ["Authorization": "Bearer token"])
+        let fetched = try await transport.fetchAll(request)
+        let headers = try #require(try JSONSerialization.jsonObject(with: fetched.data) as? [String: String])
+        #expect(headers["authorization"] == "Bearer token")
+        #expect(headers["user-agent"] == "Imago/0.1")
+        #expect(fetched.metadata.finalURL?.path == "/echo")
+    }
+
+    @Test func idleTimeoutRestartsWithEveryChunk() async throws {
+        // Each chunk comes well within the idle timeout although the whole body takes longer than it.
+        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.6))
+        let url = try loopback().url("/trickle?n=1000&chunk=100&interval=0.1")
+        let fetched = try await transport.fetchAll(TransportRequest(url: url))
+        #expect(fetched.data == expectedBody(1000))
+    }
+}
