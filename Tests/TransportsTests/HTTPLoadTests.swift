@@ -15,7 +15,8 @@ import Testing
             source: from, configuration: .init(maxRedirects: maxRedirects), callbackQueue: OperationQueue())
         let response = try #require(
             HTTPURLResponse(
-                url: URL(string: from)!, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": location]))
+                url: URL(string: from)!, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": location])
+        )
         var next = URLRequest(url: URL(string: location, relativeTo: URL(string: from))!.absoluteURL)
         next.setValue("Bearer token", forHTTPHeaderField: "Authorization")
         next.setValue("a=b", forHTTPHeaderField: "Cookie")
