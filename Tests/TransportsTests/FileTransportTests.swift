@@ -189,6 +189,18 @@ import Testing
         #expect(try await consumer.value == 1)
     }
 
+    @Test func acceptsLocalhostAndRefusesOtherHosts() async throws {
+        let sandbox = try Sandbox()
+        let url = try sandbox.file("a.png", size: 10)
+        let local = try #require(URL(string: "file://localhost" + url.path))
+        #expect(try await FileTransport().fetchAll(TransportRequest(url: local)).data == expectedBody(10))
+
+        let remote = try #require(URL(string: "file://fileserver" + url.path))
+        let recording = await TransportRecording.record(FileTransport().fetch(TransportRequest(url: remote)))
+        #expect(recording.imagoError?.kind == .invalidSource)
+        #expect(recording.imagoError?.reason == "file URLs naming another host (fileserver) are not supported")
+    }
+
     @Test func refusesOtherSchemes() async throws {
         let url = URL(string: "http://127.0.0.1/a.png")!
         let recording = await TransportRecording.record(FileTransport().fetch(TransportRequest(url: url)))
