@@ -36,6 +36,14 @@ struct TemporaryFolder {
         }
     }
 
+    /// How many entry files were modified (written, or read through the cache) since `date`.
+    func entriesModified(since date: Date) -> Int {
+        entryNames.filter { name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)
+            return ((attributes?[.modificationDate] as? Date) ?? .distantPast) >= date
+        }.count
+    }
+
     /// The path of `key`'s entry file.
     func entryPath(_ key: CacheKey) -> String { url.appendingPathComponent(DiskDataCache.fileName(for: key)).path }
 }
@@ -46,11 +54,12 @@ enum Generated {
     static func entry(_ key: CacheKey, generation: Int, size: Int? = nil) -> DataCacheEntry {
         let count = size ?? (100 + (generation * 7919) % 3000)
         var state = UInt64(truncatingIfNeeded: key.rawValue.hashValueStable &+ generation &* 0x9E37_79B9)
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices {
+        var words = [UInt64](repeating: 0, count: count / 8 + 1)
+        for index in words.indices {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            bytes[index] = UInt8(truncatingIfNeeded: state >> 56)
+            words[index] = state
         }
+        let bytes = words.withUnsafeBytes { Array($0.prefix(count)) }
         let metadata = CacheMetadata(
             etag: "\"\(generation)\"", lastModified: "gen \(generation)",
             expires: Date(timeIntervalSince1970: 2_000_000_000 + Double(generation)),
