@@ -43,8 +43,12 @@ enum CacheEntryFile {
     /// Parses a header; `nil` when the magic, version or lengths are wrong.
     static func header(_ bytes: UnsafeRawBufferPointer) -> Header? {
         guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return nil }
-        func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func u32(_ offset: Int) -> UInt32 {
+            UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+        func u64(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
         guard u32(8) == version, u32(20) == 0, u64(24) < UInt64(Int32.max) * 64 else { return nil }
         return Header(
             keyLength: Int(u32(12)), metadataLength: Int(u32(16)), bodyLength: Int(u64(24)), checksum: u64(32))
@@ -61,7 +65,9 @@ enum CacheEntryFile {
 
     /// The entry, if `rest` (the bytes after the header) holds `key` and metadata matching the checksum.
     static func entry(header: Header, headerBytes: Data, rest: Data, body: Data, key: CacheKey) -> DataCacheEntry? {
-        guard rest.count == header.keyLength + header.metadataLength, body.count == header.bodyLength else { return nil }
+        guard rest.count == header.keyLength + header.metadataLength, body.count == header.bodyLength else {
+            return nil
+        }
         let keyBytes = rest.prefix(header.keyLength)
         let metadataBytes = rest.dropFirst(header.keyLength)
         guard keyBytes.elementsEqual(key.rawValue.utf8),

@@ -74,7 +74,9 @@ struct CacheFiles: Sendable {
         guard descriptor >= 0 else { throw Failure(operation: "cannot create", path: temporaryPath, code: errno) }
         var failure: Failure?
         for part in [prefix, body] where failure == nil {
-            if !writeFully(descriptor, part) { failure = Failure(operation: "cannot write", path: temporaryPath, code: errno) }
+            if !writeFully(descriptor, part) {
+                failure = Failure(operation: "cannot write", path: temporaryPath, code: errno)
+            }
         }
         if failure == nil, synchronize, fsync(descriptor) != 0 {
             failure = Failure(operation: "cannot sync", path: temporaryPath, code: errno)

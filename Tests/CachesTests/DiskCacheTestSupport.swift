@@ -77,7 +77,10 @@ enum Generated {
 extension String {
     /// A hash that is the same in every process (Swift's `hashValue` is seeded per process).
     var hashValueStable: Int {
-        Int(truncatingIfNeeded: utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
+        Int(
+            truncatingIfNeeded: utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+                ($0 ^ UInt64($1)) &* 1_099_511_628_211
+            })
     }
 }
 

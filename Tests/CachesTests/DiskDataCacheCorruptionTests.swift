@@ -37,7 +37,8 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: folder.entryPath("k")), "byte \(position)")
         }
         try bytes.write(to: URL(fileURLWithPath: folder.entryPath("k")))
-        #expect(await cache.entry(for: "k") == Generated.entry("k", generation: 1, size: 64), "the intact file still reads")
+        #expect(
+            await cache.entry(for: "k") == Generated.entry("k", generation: 1, size: 64), "the intact file still reads")
     }
 
     @Test func appendedBytesAreCaught() async throws {

@@ -26,7 +26,8 @@ import Testing
     @Test func killedWritersLeaveNothingServableWrong() async throws {
         let environment = ProcessInfo.processInfo.environment
         if let folder = environment[Self.writerVariable] {
-            await Self.writeForever(into: URL(fileURLWithPath: folder), round: Int(environment[Self.roundVariable] ?? "") ?? 0)
+            await Self.writeForever(
+                into: URL(fileURLWithPath: folder), round: Int(environment[Self.roundVariable] ?? "") ?? 0)
             return
         }
         let folder = try TemporaryFolder()
@@ -48,7 +49,8 @@ import Testing
         // Temporary files the killed writers left are never read; once old, a scan removes them.
         for name in folder.temporaryNames {
             try FileManager.default.setAttributes(
-                [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: folder.url.appendingPathComponent(name).path)
+                [.modificationDate: Date().addingTimeInterval(-7200)],
+                ofItemAtPath: folder.url.appendingPathComponent(name).path)
         }
         _ = await DiskDataCache(configuration: .init(directory: folder.url)).stats()
         #expect(folder.temporaryNames.isEmpty)
@@ -57,8 +59,11 @@ import Testing
     /// Starts the writer, lets it write for a random moment once it has stored a few entries, then kills it.
     static func runWriterAndKill(folder: TemporaryFolder, round: Int) async throws -> Process.TerminationReason {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "killedWritersLeaveNothingServableWrong"]
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = [
+            "--testing-library", "swift-testing", "--filter", "killedWritersLeaveNothingServableWrong",
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment[writerVariable] = folder.path
         environment[roundVariable] = String(round)

@@ -22,7 +22,9 @@ import Testing
             var files = CacheFiles()
             files.write = { descriptor, bytes in
                 self.attempts.withLock { $0 += 1 }
-                guard self.failing.withLock({ $0 }) else { return Foundation.write(descriptor, bytes.baseAddress, bytes.count) }
+                guard self.failing.withLock({ $0 }) else {
+                    return Foundation.write(descriptor, bytes.baseAddress, bytes.count)
+                }
                 if self.partialBytes > 0, bytes.count > self.partialBytes {
                     return Foundation.write(descriptor, bytes.baseAddress, self.partialBytes)
                 }
@@ -57,7 +59,9 @@ import Testing
         #expect(log.all.first?.source == folder.url.standardizedFileURL.path)
         #expect(cache.lastError == log.all.first)
         let attemptsWhileAside = disk.attempts.withLock { $0 }
-        await #expect(throws: ImagoError.self) { try await cache.store(Generated.entry("new", generation: 9), for: "new") }
+        await #expect(throws: ImagoError.self) {
+            try await cache.store(Generated.entry("new", generation: 9), for: "new")
+        }
         #expect(disk.attempts.withLock { $0 } == attemptsWhileAside, "while aside, stores do not touch the disk")
         #expect(await cache.entry(for: "kept") == Generated.entry("kept", generation: 1), "reads go on")
         #expect(await cache.entry(for: "new") == nil)
@@ -66,7 +70,9 @@ import Testing
 
         // After the retry interval the cache tries again: still full, so it stays aside without a new report.
         clock.advance(61)
-        await #expect(throws: ImagoError.self) { try await cache.store(Generated.entry("new", generation: 1), for: "new") }
+        await #expect(throws: ImagoError.self) {
+            try await cache.store(Generated.entry("new", generation: 1), for: "new")
+        }
         #expect(log.all.count == 1)
 
         // Space is back: the next write after the interval succeeds and clears the error.

@@ -67,7 +67,9 @@ import Testing
         defer { folder.remove() }
         let clock = DiskClock()
         let writer = DiskDataCache(configuration: .init(directory: folder.url, maxAge: 100), now: clock.now)
-        for index in 0..<5 { try await writer.store(DataCacheEntry(data: Data([UInt8(index)])), for: CacheKey("\(index)")) }
+        for index in 0..<5 {
+            try await writer.store(DataCacheEntry(data: Data([UInt8(index)])), for: CacheKey("\(index)"))
+        }
         clock.advance(150)
         try await writer.store(DataCacheEntry(data: Data([9])), for: "recent")
         // A new instance scans the folder on its first stats call.
@@ -85,7 +87,8 @@ import Testing
         let live = folder.url.appendingPathComponent(DiskDataCache.temporaryPrefix + "writing")
         try Data("partial".utf8).write(to: old)
         try Data("partial".utf8).write(to: live)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: old.path)
         let cache = DiskDataCache(configuration: .init(directory: folder.url))
         #expect(await cache.stats().entries == 0, "temporary files are not entries")
         #expect(!FileManager.default.fileExists(atPath: old.path), "an hour-old temporary file is a leftover")

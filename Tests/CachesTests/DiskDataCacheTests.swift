@@ -25,7 +25,9 @@ import Testing
         defer { folder.remove() }
         let keys: [CacheKey] = (0..<20).map { CacheKey("key \($0)") }
         let writer = DiskDataCache(configuration: .init(directory: folder.url))
-        for (index, key) in keys.enumerated() { try await writer.store(Generated.entry(key, generation: index), for: key) }
+        for (index, key) in keys.enumerated() {
+            try await writer.store(Generated.entry(key, generation: index), for: key)
+        }
         let reader = DiskDataCache(configuration: .init(directory: folder.url))
         for (index, key) in keys.enumerated() {
             #expect(await reader.entry(for: key) == Generated.entry(key, generation: index))
@@ -61,7 +63,9 @@ import Testing
         let other = folder.url.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: other)
         let cache = DiskDataCache(configuration: .init(directory: folder.url))
-        for index in 0..<5 { try await cache.store(Generated.entry(CacheKey("k\(index)"), generation: index), for: CacheKey("k\(index)")) }
+        for index in 0..<5 {
+            try await cache.store(Generated.entry(CacheKey("k\(index)"), generation: index), for: CacheKey("k\(index)"))
+        }
         await cache.removeAll()
         #expect(folder.entryNames.isEmpty)
         #expect(FileManager.default.fileExists(atPath: other.path))
@@ -96,7 +100,8 @@ import Testing
         defer { folder.remove() }
         let clock = DiskClock()
         let cache = DiskDataCache(configuration: .init(directory: folder.url, maxAge: 3600), now: clock.now)
-        try await cache.store(DataCacheEntry(data: Data([1, 2, 3]), metadata: CacheMetadata(storedAt: clock.now())), for: "a")
+        try await cache.store(
+            DataCacheEntry(data: Data([1, 2, 3]), metadata: CacheMetadata(storedAt: clock.now())), for: "a")
         clock.advance(3000)
         #expect(await cache.entry(for: "a") != nil)
         clock.advance(1000)

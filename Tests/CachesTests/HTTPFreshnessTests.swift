@@ -140,7 +140,8 @@ import Testing
 
     @Test func notModifiedRefreshesExpiryAndValidators() throws {
         let stored = CacheMetadata(
-            etag: "\"v1\"", lastModified: "old", expires: now.addingTimeInterval(-10), storedAt: now.addingTimeInterval(-70),
+            etag: "\"v1\"", lastModified: "old", expires: now.addingTimeInterval(-10),
+            storedAt: now.addingTimeInterval(-70),
             contentType: "image/png")
         let later = now.addingTimeInterval(5)
         let withHeaders = stored.refreshed(

@@ -116,7 +116,9 @@ final class ManualClock: Sendable {
 
     @Test func defaultsAreSizedFromPhysicalMemory() {
         let gigabyte: UInt64 = 1 << 30
-        #expect(MemoryImageCache.Configuration.defaultCostLimit(physicalMemory: 2 * gigabyte) == Int(2 * gigabyte / 100 * 15))
+        #expect(
+            MemoryImageCache.Configuration.defaultCostLimit(physicalMemory: 2 * gigabyte)
+                == Int(2 * gigabyte / 100 * 15))
         #expect(MemoryImageCache.Configuration.defaultCostLimit(physicalMemory: 64 * gigabyte) == 512 << 20)
         let defaults = MemoryImageCache.Configuration.default
         #expect(defaults.costLimit > 0)
