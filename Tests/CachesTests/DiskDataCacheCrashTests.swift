@@ -84,6 +84,9 @@ import Testing
 
     /// The child's work: four tasks storing entries for the same keys, forever.
     static func writeForever(into folder: URL, round: Int) async {
+        // Orphaned (the parent test died before killing it) or forgotten, the writer stops by itself.
+        let parent = getppid()
+        let deadline = Date().addingTimeInterval(120)
         // Flushing each write widens the window between creating a temporary file and renaming it.
         let cache = DiskDataCache(configuration: .init(directory: folder, sizeLimit: 4 << 20, synchronizesWrites: true))
         await withTaskGroup(of: Void.self) { group in
@@ -95,6 +98,7 @@ import Testing
                         let key = keys[(step * 7 + task) % keys.count]
                         try? await cache.store(entry(key, generation: generation), for: key)
                         step += 1
+                        if getppid() != parent || Date() > deadline { exit(0) }
                     }
                 }
             }
