@@ -78,6 +78,8 @@ public final class DiskDataCache: DataCache {
         await offPool { self.readEntry(for: key) }
     }
 
+    /// Stores `entry` atomically. Throws `cacheFailed` when the write fails or the cache stands aside after a
+    /// failure; an entry larger than `sizeLimit` is skipped without error (it would only evict everything else).
     public func store(_ entry: DataCacheEntry, for key: CacheKey) async throws {
         try await offPool { () throws(ImagoError) in try self.writeEntry(entry, for: key) }.get()
     }
