@@ -138,6 +138,16 @@ import Testing
         #expect(try #require(CacheMetadata(response: response, now: now)).expires == nil)
     }
 
+    @Test func revalidationCarriesTheValidators() throws {
+        let url = try #require(URL(string: "https://example.com/a.png"))
+        let request = TransportRequest(url: url, headers: ["Accept": "image/*"])
+            .revalidating(CacheMetadata(etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(request.ifNoneMatch == "\"v1\"")
+        #expect(request.ifModifiedSince == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(request.headers == ["Accept": "image/*"])
+        #expect(TransportRequest(url: url).revalidating(CacheMetadata()).ifNoneMatch == nil)
+    }
+
     @Test func notModifiedRefreshesExpiryAndValidators() throws {
         let stored = CacheMetadata(
             etag: "\"v1\"", lastModified: "old", expires: now.addingTimeInterval(-10),

@@ -55,6 +55,17 @@ extension CacheMetadata {
     }
 }
 
+extension TransportRequest {
+    /// This request made conditional on a cached entry's validators (`If-None-Match`, `If-Modified-Since`), so the
+    /// origin can answer `304 Not Modified` instead of sending the bytes again.
+    public func revalidating(_ metadata: CacheMetadata) -> TransportRequest {
+        var request = self
+        request.ifNoneMatch = metadata.etag
+        request.ifModifiedSince = metadata.lastModified
+        return request
+    }
+}
+
 /// The directives of a `Cache-Control` header that matter to a private cache of images.
 public struct CacheControl: Sendable, Hashable {
     /// `max-age`, in seconds; an unparsable value reads as 0 (stale), as RFC 9111 asks.
