@@ -137,22 +137,4 @@ import Testing
         #expect(env.dataCache.storeCount == 0)
         #expect(env.imageCache.storeCount == 1)
     }
-
-    @Test func freshnessReadsCacheHeaders() throws {
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let maxAge = try #require(
-            CacheFreshness.metadata(for: TransportMetadata(cacheControl: "public, max-age=100"), now: now))
-        #expect(maxAge.expires == now + 100)
-        let noCache = try #require(
-            CacheFreshness.metadata(for: TransportMetadata(etag: "\"e\"", cacheControl: "no-cache"), now: now))
-        #expect(!noCache.isFresh(at: now + 1) && noCache.canRevalidate)
-        let expires = try #require(
-            CacheFreshness.metadata(
-                for: TransportMetadata(expires: "Thu, 01 Jan 2026 00:01:00 GMT", date: "Thu, 01 Jan 2026 00:00:00 GMT"),
-                now: now))
-        #expect(expires.expires == now + 60)
-        #expect(CacheFreshness.metadata(for: TransportMetadata(cacheControl: "no-store"), now: now) == nil)
-        let plain = try #require(CacheFreshness.metadata(for: TransportMetadata(), now: now))
-        #expect(plain.expires == nil && plain.isFresh(at: now))
-    }
 }

@@ -23,9 +23,8 @@ extension ImageLoader {
             let scheme = request.url.scheme ?? ""
             throw ImagoError(.unsupportedScheme, "unsupported scheme \"\(scheme)\"", source: request.sourceString)
         }
-        let transportRequest = TransportRequest(
-            url: request.url, headers: request.headers, ifNoneMatch: stale?.metadata.etag,
-            ifModifiedSince: stale?.metadata.lastModified)
+        var transportRequest = TransportRequest(url: request.url, headers: request.headers)
+        if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
         let (fetched, attempts) = try await fetchWithRetries(transport, transportRequest, work: work)
         // Only responses with HTTP semantics are kept: local files and `data:` URIs are at hand already, and
         // without validators a copy could not tell when the file changed.
@@ -40,7 +39,7 @@ extension ImageLoader {
                     source: request.sourceString)
             }
             if writes, let dataCache {
-                let metadata = CacheFreshness.refreshed(stale.metadata, by: fetched.metadata)
+                let metadata = stale.metadata.refreshed(by: fetched.metadata)
                 try? await dataCache.store(
                     DataCacheEntry(data: stale.data, metadata: metadata), for: request.dataCacheKey)
             }
@@ -50,7 +49,7 @@ extension ImageLoader {
             return FetchedBytes(
                 data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
         }
-        if writes, let dataCache, let metadata = CacheFreshness.metadata(for: fetched.metadata) {
+        if writes, let dataCache, let metadata = CacheMetadata(response: fetched.metadata) {
             // A cache that cannot write must not fail the load.
             try? await dataCache.store(
                 DataCacheEntry(data: fetched.data, metadata: metadata), for: request.dataCacheKey)
