@@ -12,6 +12,7 @@ struct imago_png_decoder {
     size_t size;
     size_t offset;
     int header_read;
+    int trailer_broken;
     jmp_buf jump;
     char message[256];
 };
@@ -47,7 +48,40 @@ imago_png_decoder *imago_png_decoder_create(const uint8_t *data, size_t size) {
         return NULL;
     }
     png_set_read_fn(decoder->png, decoder, decoder_read);
+    // Ancillary chunks (text, ICC profiles) are capped, compressed or not; the image data is limited by the caller.
+    png_set_chunk_malloc_max(decoder->png, 8 * 1024 * 1024);
     return decoder;
+}
+
+static uint32_t read_be32(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+/// Walks the chunk lengths before libpng sees them: libpng allocates a chunk's declared length before reading
+/// it, so a 2 GB length in a 400-byte file would cost 2 GB. Every chunk up to the first IDAT must fit in the
+/// data; a broken chunk after the image data only means the trailer is skipped.
+static int check_chunk_lengths(struct imago_png_decoder *decoder) {
+    size_t offset = 8;
+    int seen_idat = 0;
+    while (offset + 8 <= decoder->size) {
+        uint32_t length = read_be32(decoder->data + offset);
+        const uint8_t *type = decoder->data + offset + 4;
+        if ((size_t)length > decoder->size - offset - 8 || decoder->size - offset - 8 - length < 4) {
+            if (seen_idat) {
+                decoder->trailer_broken = 1;
+                return 0;
+            }
+            snprintf(decoder->message, sizeof decoder->message,
+                     "truncated: a %.4s chunk declares %u bytes, %zu remain", (const char *)type, length,
+                     decoder->size - offset - 8);
+            return 1;
+        }
+        if (memcmp(type, "IDAT", 4) == 0) seen_idat = 1;
+        if (memcmp(type, "IEND", 4) == 0) return 0;
+        offset += (size_t)length + 12;
+    }
+    if (seen_idat) decoder->trailer_broken = 1;
+    return 0;  // libpng reports the missing data itself
 }
 
 int imago_png_decoder_read_header(imago_png_decoder *decoder, imago_png_header *header) {
@@ -55,6 +89,7 @@ int imago_png_decoder_read_header(imago_png_decoder *decoder, imago_png_header *
         snprintf(decoder->message, sizeof decoder->message, "not a PNG signature");
         return 1;
     }
+    if (check_chunk_lengths(decoder) != 0) return 1;
     if (setjmp(decoder->jump)) return 1;
     png_structp png = decoder->png;
     png_infop info = decoder->info;
@@ -102,7 +137,7 @@ int imago_png_decoder_read_rgba(imago_png_decoder *decoder, uint8_t *pixels, siz
         for (png_uint_32 y = 0; y < height; y++) png_read_row(png, pixels + (size_t)y * bytes_per_row, NULL);
     }
     // What follows the image data (text, IEND) cannot change the pixels: a problem there is not a failure.
-    if (setjmp(decoder->jump)) return 0;
+    if (decoder->trailer_broken || setjmp(decoder->jump)) return 0;
     png_read_end(png, NULL);
     return 0;
 }
