@@ -8,6 +8,8 @@ let cases: [() throws -> BenchmarkCase] = [
     JPEGDecodeBenchmark.make,
     JPEGScaledDecodeBenchmark.make,
     PNGDecodeBenchmark.make,
+    LoaderBatchBenchmark.make,
+    LoaderMemoryHitBenchmark.make,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
