@@ -93,6 +93,24 @@ import Testing
         #expect(env.decoder.options.first?.targetSize == PixelSize(width: 2, height: 2))
     }
 
+    @Test func aLeadingResizeGivesTheDecoderATargetSize() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode(width: 40, height: 20))
+        var request = env.request("/a")
+        request.processors = [ResizeProcessor(width: 10, height: 4)]
+        let response = try await env.loader.image(for: request)
+        #expect(env.decoder.options.first?.targetSize == PixelSize(width: 10, height: 10))
+        #expect(env.decoder.options.first?.contentMode == .fill)
+        #expect(response.image.width == 8 && response.image.height == 4)
+
+        // An explicit target size wins.
+        var explicit = env.request("/a")
+        explicit.processors = [ResizeProcessor(width: 10, height: 4)]
+        explicit.decodeOptions.targetSize = PixelSize(width: 30, height: 30)
+        _ = try await env.loader.image(for: explicit)
+        #expect(env.decoder.options.last?.targetSize == PixelSize(width: 30, height: 30))
+    }
+
     @Test func progressReportsBytes() async throws {
         let env = FakeEnvironment()
         let data = FakeDecoder.encode(padding: 100)

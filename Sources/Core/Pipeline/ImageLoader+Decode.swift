@@ -46,7 +46,7 @@ extension ImageLoader {
 
     /// Decodes `data` as `request` asks, applying the orientation and the display scale.
     func decodeImage(_ data: Data, for request: ImageRequest) throws -> DecodedImage {
-        var options = request.decodeOptions
+        var options = request.effectiveDecodeOptions
         // The request's own limits win only when it set some; otherwise the loader's settings apply.
         if options.limits == .default { options.limits = settings.limits }
         try options.limits.check(byteCount: data.count)

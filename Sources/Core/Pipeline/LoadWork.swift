@@ -50,7 +50,7 @@ struct DecodeWorkKey: Hashable, Sendable {
 
     init(_ request: ImageRequest) {
         fetch = FetchWorkKey(request)
-        options = request.decodeOptions
+        options = request.effectiveDecodeOptions
         appliesOrientation = request.appliesOrientation
         scale = request.scale
     }
@@ -66,5 +66,22 @@ struct ImageWorkKey: Hashable, Sendable {
         decode = DecodeWorkKey(request)
         imageKey = request.imageCacheKey
         cachePolicy = request.cachePolicy.rawValue
+    }
+}
+
+extension ImageRequest {
+    /// The decode options used: the request's, plus a target size taken from a leading `ResizeProcessor` when the
+    /// request gives none, so JPEG and WebP can decode at a reduced scale before the resize.
+    ///
+    /// The derived target is a square of the resize's larger side under `fill`: the reduced image then covers
+    /// the resize whatever the EXIF orientation turns out to be, so the result is as sharp as without it.
+    var effectiveDecodeOptions: DecodeOptions {
+        var options = decodeOptions
+        if options.targetSize == nil, let resize = processors.first as? ResizeProcessor {
+            let side = Swift.max(resize.size.width, resize.size.height)
+            options.targetSize = PixelSize(width: side, height: side)
+            options.contentMode = .fill
+        }
+        return options
     }
 }
