@@ -15,6 +15,18 @@ import Testing
         #expect(try loader.registry.makeProcessor(named: "orientation").identifier == "orientation")
     }
 
+    @Test func standardLoaderLoadsADataURIThroughTheBuiltIns() async throws {
+        let raster = try Raster(width: 6, height: 4, fill: RGBA(10, 200, 30))
+        let png = try PNGCodec().encode(DecodedImage(raster: raster, format: .png))
+        let url = URL(string: "data:image/png;base64," + png.base64EncodedString())!
+        let loader = ImageLoader.standard()
+        let response = try await loader.image(
+            for: ImageRequest(url: url, processors: [ResizeProcessor(width: 3, height: 3)]))
+        #expect(response.image.width == 3 && response.image.height == 2)
+        #expect(response.image.raster[1, 1] == RGBA(10, 200, 30))
+        #expect(try await loader.image(for: ImageRequest(url: url)).image.format == .png)
+    }
+
     @Test func processorSettingsErrorsNameTheirPath() throws {
         let registry = PluginRegistry.standardFactories()
         let missing = #expect(throws: ImagoError.self) {
