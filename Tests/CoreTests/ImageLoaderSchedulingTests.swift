@@ -48,6 +48,24 @@ import Testing
         #expect(env.transport.requests.map(\.url.path) == ["/first", "/prefetched", "/normal"])
     }
 
+    @Test func raisingATaskPriorityMovesItAhead() async throws {
+        let env = FakeEnvironment(settings: LoaderSettings(maxConcurrentLoads: 1))
+        let gate = AsyncGate()
+        env.transport.serve("/first", FakeTransport.Behavior(data: FakeDecoder.encode(), gate: gate))
+        for path in ["/normal", "/low"] { env.transport.serve(path, data: FakeDecoder.encode()) }
+        let first = env.loader.task(for: env.request("/first"))
+        await eventually { gate.waiterCount == 1 }
+        let normal = env.loader.task(for: env.request("/normal"))
+        await eventually { env.loader.loadLimiter.waitingCount == 1 }
+        let low = env.loader.task(for: env.request("/low", priority: .low))
+        await eventually { env.loader.loadLimiter.waitingCount == 2 }
+        low.priority = .veryHigh
+        #expect(low.priority == .veryHigh)
+        gate.open()
+        _ = try await (first.response, normal.response, low.response)
+        #expect(env.transport.requests.map(\.url.path) == ["/first", "/low", "/normal"])
+    }
+
     @Test func perHostLimitIsKept() async throws {
         let env = FakeEnvironment(settings: LoaderSettings(maxConcurrentLoads: 8, maxConcurrentLoadsPerHost: 2))
         let gate = AsyncGate()

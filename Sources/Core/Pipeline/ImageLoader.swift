@@ -62,12 +62,19 @@ public final class ImageLoader: Sendable {
     public func image(
         for request: ImageRequest, progress: (@Sendable (FetchProgress) -> Void)?
     ) async throws -> ImageResponse {
+        try await image(for: request, priority: PriorityBox(request.priority), progress: progress)
+    }
+
+    /// Loads with a priority the caller may change while the load waits in a queue.
+    func image(
+        for request: ImageRequest, priority: PriorityBox, progress: (@Sendable (FetchProgress) -> Void)?
+    ) async throws -> ImageResponse {
         let start = ContinuousClock.now
         if let hit = cachedResponse(for: request, since: start) { return hit }
         do {
             try Task.checkCancellation()
             let loaded = try await imageTasks.value(
-                for: ImageWorkKey(request), priority: PriorityBox(request.priority), progress: progress
+                for: ImageWorkKey(request), priority: priority, progress: progress
             ) { work in
                 try await self.loadImage(request, work: work)
             }

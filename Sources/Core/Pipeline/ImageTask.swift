@@ -8,15 +8,24 @@ public final class ImageTask: Sendable {
     /// Bytes received and expected, as they arrive; finishes when the load ends.
     public let progress: AsyncStream<FetchProgress>
     private let task: Task<ImageResponse, any Error>
+    private let priorityBox: PriorityBox
+
+    /// How urgently the image is wanted; raising it moves a queued load ahead.
+    public var priority: ImagePriority {
+        get { priorityBox.currentPriority }
+        set { priorityBox.currentPriority = newValue }
+    }
 
     init(request: ImageRequest, loader: ImageLoader) {
         self.request = request
         let (stream, continuation) = AsyncStream.makeStream(
             of: FetchProgress.self, bufferingPolicy: .bufferingNewest(64))
         self.progress = stream
+        let priorityBox = PriorityBox(request.priority)
+        self.priorityBox = priorityBox
         self.task = Task {
             defer { continuation.finish() }
-            return try await loader.image(for: request) { continuation.yield($0) }
+            return try await loader.image(for: request, priority: priorityBox) { continuation.yield($0) }
         }
     }
 
