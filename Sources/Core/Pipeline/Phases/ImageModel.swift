@@ -4,7 +4,8 @@ import Synchronization
 /// The observable state of one image view: give it a request, call `load()` when the view appears, and watch
 /// `phase` (with `transaction` for how to animate each change).
 ///
-/// Changing `request` cancels the load in flight and starts the new one if the model was loading; dropping the
+/// Changing `request` cancels the load in flight, resets the phase, and loads the new one if `load()` was called
+/// (and not `cancel()`); dropping the
 /// model cancels its load. Phase changes run the `hooks` in order, then are committed together with their
 /// transaction, then reach the observers added with `onPhaseChange`, exactly once each and in order.
 @MainActor
