@@ -5,9 +5,9 @@ import Synchronization
 /// `phase` (with `transaction` for how to animate each change).
 ///
 /// Changing `request` cancels the load in flight, resets the phase, and loads the new one if `load()` was called
-/// (and not `cancel()`); dropping the
-/// model cancels its load. Phase changes run the `hooks` in order, then are committed together with their
-/// transaction, then reach the observers added with `onPhaseChange`, exactly once each and in order.
+/// (and not `cancel()`); dropping the model cancels its load. Phase changes run the `hooks` in order, then are
+/// committed together with their transaction, then reach the observers added with `onPhaseChange`, exactly once
+/// each and in order.
 @MainActor
 @Observable
 public final class ImageModel {
