@@ -1,5 +1,7 @@
 /// The built-in codec factories.
 extension PluginRegistry {
     /// Registers the built-in codec factories.
-    func registerStandardCodecFactories() {}
+    func registerStandardCodecFactories() {
+        registerGIFAndWebPFactories()
+    }
 }
