@@ -43,6 +43,12 @@ final class GIFCanvas {
         return start..<Swift.max(start, Swift.min(frame.left + frame.width, width))
     }
 
+    /// The frame's rows that fall on the screen (possibly none).
+    func visibleRows(_ frame: GIFFrameInfo) -> Range<Int> {
+        let start = Swift.min(Swift.max(frame.top, 0), height)
+        return start..<Swift.max(start, Swift.min(frame.top + frame.height, height))
+    }
+
     /// Prepares for drawing `frame`: saves the canvas when the frame asks to be undone afterwards.
     func begin(_ frame: GIFFrameInfo, isFirst: Bool) {
         if frame.disposal == 3 {
@@ -81,7 +87,7 @@ final class GIFCanvas {
         switch frame.disposal {
         case 2:
             let columns = visibleColumns(frame)
-            let rows = Swift.max(frame.top, 0)..<Swift.min(frame.top + frame.height, height)
+            let rows = visibleRows(frame)
             guard !columns.isEmpty, !rows.isEmpty else { return }
             for y in rows {
                 (pixels.baseAddress! + y * width + columns.lowerBound).update(repeating: 0, count: columns.count)
