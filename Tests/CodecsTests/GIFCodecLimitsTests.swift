@@ -98,3 +98,20 @@ import Testing
         #expect(meanError > 0, "4096 colours cannot fit a GIF palette exactly")
     }
 }
+
+extension GIFCodecLimitsTests {
+    @Test func hugeFrameRectanglesAreRefusedEvenOutsideASmallScreen() {
+        // A 4x4 screen whose second frame declares 65535 x 65535 pixels (clipped away, but still to be decoded).
+        var file = GIFTestFile(width: 4, height: 4, palette: GIFCodecTests.palette)
+        file.frames = [
+            .init(width: 4, height: 4, indices: GIFCodecTests.solid(0, 4, 4)),
+            .init(left: 10, top: 10, width: 65535, height: 65535, indices: [1, 1]),
+        ]
+        #expect(Self.kind { _ = try GIFCodec().decode(file.data) } == .limitExceeded)
+        // Many frame rectangles together are bounded by the total: 3 frames of 20x20 outside a 1x1 screen.
+        var many = GIFTestFile(width: 1, height: 1, palette: GIFCodecTests.palette)
+        many.frames = Array(repeating: .init(width: 20, height: 20, indices: GIFCodecTests.solid(0, 20, 20)), count: 3)
+        let options = DecodeOptions(limits: DecodeLimits(maxPixels: 1000, maxTotalPixels: 1000))
+        #expect(Self.kind { _ = try GIFCodec().decode(many.data, options: options) } == .limitExceeded)
+    }
+}

@@ -29,7 +29,9 @@ extension GIFCodec {
                 // The next canvas is a new raster: check the frame count and total pixels before drawing it.
                 try options.limits.check(
                     frames: frames.count + 1, width: screen.width, height: screen.height, format: .gif)
-                if let error = readImage(reader, into: canvas, state: &state, isFirst: frames.isEmpty) {
+                let error = try readImage(
+                    reader, into: canvas, state: &state, isFirst: frames.isEmpty, limits: options.limits)
+                if let error {
                     failure = error
                     break records
                 }
@@ -60,10 +62,12 @@ extension GIFCodec {
             hasAlpha: canvas.mayBeTransparent, encodedSize: bytes.count)
     }
 
-    /// Reads one image's descriptor and pixels onto the canvas; returns the error that stopped it, if any.
+    /// Reads one image's descriptor and pixels onto the canvas; returns the error that stopped it, if any, and
+    /// throws when the image's rectangle breaks the limits.
     private static func readImage(
-        _ reader: GIFFileReader, into canvas: GIFCanvas, state: inout GIFDecodingState, isFirst: Bool
-    ) -> ImagoError? {
+        _ reader: GIFFileReader, into canvas: GIFCanvas, state: inout GIFDecodingState, isFirst: Bool,
+        limits: DecodeLimits
+    ) throws -> ImagoError? {
         guard DGifGetImageDesc(reader.file) == GIF_OK else {
             return GIFErrors.decoding("bad image descriptor", code: reader.errorCode)
         }
@@ -74,6 +78,14 @@ extension GIFCodec {
             disposal: (1...3).contains(state.disposal) ? state.disposal : 0,
             transparentIndex: state.transparentIndex)
         state.pendingFrame = frame
+        // A frame rectangle may be far larger than the screen (it is clipped), but its pixels are still decoded:
+        // bound that work too, per frame and for the whole file, or a small file could keep the CPU busy for hours.
+        try limits.check(width: Swift.max(frame.width, 1), height: Swift.max(frame.height, 1), format: .gif)
+        state.decodedPixels += frame.width * frame.height
+        if state.decodedPixels > limits.maxTotalPixels {
+            throw ImagoError(
+                .limitExceeded, "too large: the GIF's frames hold more than \(limits.maxTotalPixels) pixels")
+        }
         canvas.begin(frame, isFirst: isFirst)
         guard frame.width > 0, frame.height > 0 else {
             // Nothing to draw, but the LZW data still has to be read past.
@@ -114,6 +126,8 @@ struct GIFDecodingState {
     var disposal = 0
     var transparentIndex: Int?
     var delayCentiseconds = 0
+    /// Pixels of all frame rectangles read so far.
+    var decodedPixels = 0
     /// Times the animation plays; 1 unless a NETSCAPE2.0 extension says otherwise.
     var loopCount = 1
     private var sawLoopExtension = false
