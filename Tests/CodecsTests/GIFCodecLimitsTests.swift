@@ -96,6 +96,14 @@ import Testing
         let meanError = Double(error) / Double(pixels.count)
         #expect(meanError < 8, "mean absolute error \(meanError)")
         #expect(meanError > 0, "4096 colours cannot fit a GIF palette exactly")
+
+        // With transparency: alpha below 128 becomes the transparent index, the rest opaque.
+        var translucent = pixels
+        for pixel in 0..<64 { translucent[pixel * 4 + 3] = pixel < 32 ? 40 : 200 }
+        let withAlpha = try Raster(width: 64, height: 64, pixels: translucent)
+        let back = try GIFCodec().decode(try GIFCodec().encode(DecodedImage(raster: withAlpha, format: .gif))).raster
+        #expect((0..<32).allSatisfy { back[$0, 0].a == 0 } && (32..<64).allSatisfy { back[$0, 0].a == 255 })
+        #expect(back[10, 10].a == 255 && abs(Int(back[10, 10].r) - 40) < 32)
     }
 }
 
