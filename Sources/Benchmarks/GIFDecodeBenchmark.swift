@@ -10,13 +10,14 @@ enum GIFDecodeBenchmark {
 
     /// The input: a moving pattern with noise and a different palette a frame, encoded by `GIFCodec`.
     static func makeInput() throws -> Data {
-        var generator = GIFWebPTiming.Generator(state: 42)
+        var state: UInt64 = 42
         let frames = try (0..<frameCount).map { frame in
             var pixels = [UInt8](repeating: 255, count: side * side * 4)
             for y in 0..<side {
                 for x in 0..<side {
                     let offset = (y * side + x) * 4
-                    let noise = UInt8(generator.next() % 32)
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    let noise = UInt8((state >> 33) % 32)
                     pixels[offset] = UInt8((x + frame * 3) & 0xE0) &+ noise
                     pixels[offset + 1] = UInt8((y + frame) & 0xE0) &+ noise
                     pixels[offset + 2] = UInt8(((x ^ y) + frame) & 0xC0)
@@ -27,23 +28,14 @@ enum GIFDecodeBenchmark {
         return try GIFCodec().encode(DecodedImage(frames: frames, loopCount: 0, format: .gif, hasAlpha: false))
     }
 
-    static func run(runs: Int = 20) throws -> GIFWebPTiming.Comparison {
+    static func make() throws -> BenchmarkCase {
         let input = try makeInput()
         let codec = GIFCodec()
-        var checksum = 0
         var canvases = [[UInt32]](repeating: [UInt32](repeating: 0, count: side * side), count: frameCount)
-        let result = try GIFWebPTiming.compare(
-            "gif decode \(frameCount) frames \(side)x\(side)", runs: runs,
-            imago: {
-                let image = try codec.decode(input)
-                checksum &+= Int(image.frames[frameCount - 1].raster[7, 7].r)
-            },
-            baseline: {
-                try slurpAndComposite(input, into: &canvases)
-                checksum &+= Int(canvases[frameCount - 1][7])
-            })
-        if checksum == 42 { print("") }  // keeps the work observable
-        return result
+        return BenchmarkCase(
+            name: "gif-decode \(frameCount) frames \(side)x\(side)",
+            imago: { _ = try codec.decode(input) },
+            baseline: { try slurpAndComposite(input, into: &canvases) })
     }
 
     /// The floor: giflib's own whole-file read, then a plain palette-to-RGBA compositing loop.

@@ -7,31 +7,20 @@ import Imago
 enum WebPDecodeBenchmark {
     static let side = 1000
 
-    /// The input: smooth gradients with some noise, encoded by `WebPCodec`.
+    /// The input: the shared synthetic gradient with grain, encoded by `WebPCodec` at quality 75.
     static func makeInput() throws -> Data {
-        var generator = GIFWebPTiming.Generator(state: 7)
-        var pixels = [UInt8](repeating: 255, count: side * side * 4)
-        for y in 0..<side {
-            for x in 0..<side {
-                let offset = (y * side + x) * 4
-                let noise = UInt8(generator.next() % 24)
-                pixels[offset] = UInt8((x * 255) / side) &+ noise
-                pixels[offset + 1] = UInt8((y * 255) / side)
-                pixels[offset + 2] = UInt8(((x + y) * 127) / side) &+ noise / 2
-            }
-        }
-        let raster = try Raster(width: side, height: side, pixels: pixels)
+        let raster = try Raster(
+            width: side, height: side, pixels: SyntheticImage.pixels(width: side, height: side, grain: 12))
         return try WebPCodec().encode(DecodedImage(raster: raster, format: .webp), options: EncodeOptions(quality: 75))
     }
 
-    static func run(runs: Int = 20) throws -> [GIFWebPTiming.Comparison] {
+    static func make() throws -> BenchmarkCase {
         let input = try makeInput()
         let codec = WebPCodec()
-        var checksum = 0
         var buffer = [UInt8](repeating: 0, count: side * side * 4)
-        let full = try GIFWebPTiming.compare(
-            "webp decode \(side)x\(side)", runs: runs,
-            imago: { checksum &+= Int(try codec.decode(input).raster[5, 5].g) },
+        return BenchmarkCase(
+            name: "webp-decode \(side)x\(side) lossy",
+            imago: { _ = try codec.decode(input) },
             baseline: {
                 let done = input.withUnsafeBytes { bytes in
                     buffer.withUnsafeMutableBufferPointer { output in
@@ -41,20 +30,19 @@ enum WebPDecodeBenchmark {
                     }
                 }
                 guard done != nil else { throw ImagoError(.decodingFailed(format: .webp), "baseline decode failed") }
-                checksum &+= Int(buffer[5 * 4 + 1])
             })
-        // Thumbnail path: a scaled decode covering 250x250, against the library's own scaled decode.
+    }
+
+    /// The thumbnail path: a scaled decode covering 250x250, against the library's own scaled decode.
+    static func makeScaled() throws -> BenchmarkCase {
+        let input = try makeInput()
+        let codec = WebPCodec()
         let target = DecodeOptions(targetSize: PixelSize(width: 250, height: 250))
         var small = [UInt8](repeating: 0, count: 250 * 250 * 4)
-        let scaled = try GIFWebPTiming.compare(
-            "webp decode \(side)x\(side) scaled to 250x250", runs: runs,
-            imago: { checksum &+= Int(try codec.decode(input, options: target).raster[5, 5].g) },
-            baseline: {
-                try scaledDecode(input, into: &small, side: 250)
-                checksum &+= Int(small[5 * 4 + 1])
-            })
-        if checksum == 42 { print("") }  // keeps the work observable
-        return [full, scaled]
+        return BenchmarkCase(
+            name: "webp-decode \(side)x\(side) to 250x250",
+            imago: { _ = try codec.decode(input, options: target) },
+            baseline: { try scaledDecode(input, into: &small, side: 250) })
     }
 
     static func scaledDecode(_ input: Data, into output: inout [UInt8], side: Int) throws {

@@ -7,13 +7,13 @@ extension WebPCodec {
     /// Decodes a still image straight into the raster's pooled buffer, scaled down by libwebp when a target
     /// size allows it.
     static func decodeStill(
-        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, options: DecodeOptions
+        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, options: DecodeOptions, scaled: Bool
     ) throws -> DecodedImage {
         let width = Int(features.width)
         let height = Int(features.height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw WebPErrors.decoding("libwebp version mismatch") }
-        let size = scaledSize(width: width, height: height, options: options)
+        let size = scaled ? scaledSize(width: width, height: height, options: options) : (width: width, height: height)
         if size.width != width || size.height != height {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(size.width)

@@ -13,8 +13,13 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
     /// WebP holds animations.
     public var supportsAnimation: Bool { true }
 
+    /// Whether a target size may make libwebp decode a still image at reduced scale (on by default).
+    public var scaledDecoding: Bool
+
     /// Creates the codec.
-    public init() {}
+    public init(scaledDecoding: Bool = true) {
+        self.scaledDecoding = scaledDecoding
+    }
 
     /// Whether `header` starts with `RIFF`, four size bytes and `WEBP`.
     public func canDecode(_ header: Data) -> Bool {
@@ -45,7 +50,8 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
             var image =
                 features.has_animation != 0
                 ? try WebPCodec.decodeAnimation(bytes, options: options)
-                : try WebPCodec.decodeStill(bytes, features: features, options: options)
+                : try WebPCodec.decodeStill(
+                    bytes, features: features, options: options, scaled: scaledDecoding)
             image.hasAlpha = features.has_alpha != 0
             image.orientation = WebPCodec.orientation(bytes)
             return image
