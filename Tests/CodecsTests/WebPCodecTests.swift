@@ -67,6 +67,13 @@ import Testing
         #expect(first.frames.count == 1 && first.raster == frames[0].raster)
         let fewFrames = DecodeOptions(limits: DecodeLimits(maxFrames: 2))
         #expect(GIFCodecLimitsTests.kind { _ = try WebPCodec().decode(data, options: fewFrames) } == .limitExceeded)
+
+        // Lossy animations keep frame count, timing and roughly the colours.
+        let lossy = try WebPCodec().decode(try WebPCodec().encode(image, options: EncodeOptions(quality: 80)))
+        #expect(lossy.frames.count == 3 && lossy.durations == [0.05, 0.25, 1] && lossy.loopCount == 4)
+        for (decoded, original) in zip(lossy.frames, frames) {
+            #expect(Self.meanAbsoluteError(decoded.raster, original.raster) < 4)
+        }
     }
 
     @Test func targetSizeDecodesAtReducedScaleStillCoveringIt() throws {
