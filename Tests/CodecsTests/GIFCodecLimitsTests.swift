@@ -66,6 +66,12 @@ import Testing
         let decoded = try GIFCodec().decode(encoded)
         #expect(decoded.raster == raster)
         #expect(decoded.hasAlpha)
+
+        // Exactly 256 opaque colours fill the palette without loss.
+        let full = try Raster(
+            width: 16, height: 16, pixels: (0..<256).flatMap { [UInt8($0), UInt8(255 - $0), 7, 255] })
+        let back = try GIFCodec().decode(try GIFCodec().encode(DecodedImage(raster: full, format: .gif)))
+        #expect(back.raster == full && !back.hasAlpha)
     }
 
     @Test func animationRoundTripKeepsFramesDurationsAndLoopCount() throws {
