@@ -15,7 +15,9 @@ let cases: [() throws -> BenchmarkCase] = [
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 var results: [BenchmarkResult] = []
-print("imago-bench: median of \(options.runs) runs each (after \(options.warmups) warm-ups), ours and the C floor interleaved")
+print(
+    "imago-bench: median of \(options.runs) runs each (after \(options.warmups) warm-ups), "
+        + "ours and the C floor interleaved")
 for make in cases {
     let benchmark = try make()
     guard options.filter.map({ benchmark.name.contains($0) }) ?? true else { continue }

@@ -141,6 +141,22 @@ import Testing
         #expect(reference?.pillow.sha256_rgba == CorpusReference.sha256(cmyk.raster))
     }
 
+    @Test func refusesAProgressiveFileWithThousandsOfScans() throws {
+        // Each scan costs a pass over all coefficients: repeat a progressive file's last scan 1000 times.
+        let data = try TestImages.corpusFile("jpeg/jpeg-decoder-reftest/progressive3.jpg")
+        let bytes = [UInt8](data)
+        let lastScan = try #require(bytes.indices.dropLast().last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let end = try #require(bytes.indices.dropLast().last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD9 })
+        let scan = bytes[lastScan..<end]
+        var bomb = Array(bytes[..<end])
+        for _ in 0..<1000 { bomb += scan }
+        bomb += [0xFF, 0xD9]
+        let error = imagoError { try codec.decode(Data(bomb)) }
+        #expect(error?.kind == .decodingFailed(format: .jpeg))
+        #expect(error?.reason.contains("more than 1000 scans") == true)
+        #expect(try codec.decode(data).width > 0, "the original decodes")
+    }
+
     @Test func progressiveMatchesItsOracle() throws {
         let image = try codec.decode(TestImages.corpusFile("jpeg/jpeg-decoder-reftest/progressive3.jpg"))
         let oracle = try PNGCodec().decode(

@@ -126,6 +126,17 @@ import Testing
         }
     }
 
+    @Test func readsTheOrientationOfAnEXIfChunk() throws {
+        let plain = try codec.encode(DecodedImage(raster: try TestImages.noise(width: 6, height: 3), format: .png))
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 3, 0, 0, 0, 0]
+        var bytes = [UInt8](plain.prefix(33))  // signature and IHDR
+        bytes += TestImages.pngChunk("eXIf", tiff)
+        bytes += plain.dropFirst(33)
+        let image = try codec.decode(Data(bytes))
+        #expect(image.orientation == .down)
+        #expect(try codec.decode(plain).orientation == .up)
+    }
+
     @Test func decodesTheDefaultImageOfAnAPNG() throws {
         let image = try codec.decode(TestImages.corpusFile("png-extra/image-png-apng/basic_f20.png"))
         #expect(image.frames.count == 1)

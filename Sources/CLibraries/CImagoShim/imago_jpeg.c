@@ -9,6 +9,7 @@
 struct imago_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr error;
+    struct jpeg_progress_mgr progress;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX + 32];
     const uint8_t *data;
@@ -55,6 +56,19 @@ static void decoder_emit_message(j_common_ptr cinfo, int level) {
 
 static void decoder_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+/// Most scans a progressive file may have: each costs a pass over every coefficient, so thousands of tiny scans
+/// in a small file would burn CPU for minutes (libjpeg-turbo 3 added the same guard to TurboJPEG).
+enum { MAX_SCANS = 1000 };
+
+static void decoder_progress(j_common_ptr common) {
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    if (cinfo->is_decompressor && cinfo->input_scan_number > MAX_SCANS) {
+        struct imago_jpeg_decoder *decoder = common->client_data;
+        snprintf(decoder->message, sizeof decoder->message, "more than %d scans", MAX_SCANS);
+        longjmp(decoder->jump, 1);
+    }
+}
+
 imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size) {
     struct imago_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) return NULL;
@@ -71,6 +85,8 @@ imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size) 
     }
     jpeg_create_decompress(&decoder->cinfo);
     decoder->created = 1;
+    decoder->progress.progress_monitor = decoder_progress;
+    decoder->cinfo.progress = &decoder->progress;
     return decoder;
 }
 

@@ -103,6 +103,14 @@ int imago_png_decoder_read_header(imago_png_decoder *decoder, imago_png_header *
     header->color_type = color_type;
     header->interlaced = interlace != PNG_INTERLACE_NONE;
     header->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    header->exif = NULL;
+    header->exif_size = 0;
+    png_uint_32 exif_size = 0;
+    png_bytep exif = NULL;
+    if (png_get_valid(png, info, PNG_INFO_eXIf) && png_get_eXIf_1(png, info, &exif_size, &exif) && exif) {
+        header->exif = exif;
+        header->exif_size = exif_size;
+    }
     decoder->header_read = 1;
     return 0;
 }

@@ -7,7 +7,8 @@ import ImagoCore
 ///
 /// 16-bit samples keep their high byte (as Pillow and libpng's `png_set_strip_16` do). Gamma, ICC profiles and
 /// `bKGD` are not applied: the stored samples are returned, as Pillow does. For an APNG only the default image
-/// (the IDAT image, which every non-APNG decoder shows) is decoded.
+/// (the IDAT image, which every non-APNG decoder shows) is decoded. The orientation of an `eXIf` chunk placed
+/// before the image data is reported, as for JPEG.
 public struct PNGCodec: ImageDecoder, ImageEncoder {
     /// The zlib level (0-9) used when encoding.
     public var compressionLevel: Int
@@ -47,9 +48,12 @@ public struct PNGCodec: ImageDecoder, ImageEncoder {
                 let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 guard imago_png_decoder_read_rgba(decoder, pixels, width * 4) == 0 else { throw failure() }
             }
+            let orientation = header.exif.flatMap {
+                EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size))
+            }
             return DecodedImage(
-                frames: [ImageFrame(raster: raster)], format: .png, hasAlpha: header.has_alpha != 0,
-                encodedSize: data.count)
+                frames: [ImageFrame(raster: raster)], format: .png, orientation: orientation ?? .up,
+                hasAlpha: header.has_alpha != 0, encodedSize: data.count)
         }
     }
 }

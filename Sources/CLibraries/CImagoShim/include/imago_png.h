@@ -12,6 +12,9 @@ typedef struct imago_png_header {
     int interlaced;
     /// The color type has an alpha channel, or a tRNS chunk makes some color transparent.
     int has_alpha;
+    /// The eXIf chunk's TIFF data when it comes before the image data, owned by the decoder; NULL if none.
+    const uint8_t *exif;
+    size_t exif_size;
 } imago_png_header;
 
 typedef struct imago_png_decoder imago_png_decoder;
