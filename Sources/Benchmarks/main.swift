@@ -8,6 +8,9 @@ let cases: [() throws -> BenchmarkCase] = [
     JPEGDecodeBenchmark.make,
     JPEGScaledDecodeBenchmark.make,
     PNGDecodeBenchmark.make,
+    GIFDecodeBenchmark.make,
+    WebPDecodeBenchmark.make,
+    WebPDecodeBenchmark.makeScaled,
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
 ]
