@@ -36,6 +36,8 @@ import Testing
         registry.register(DataURITransport())
         registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
         registry.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        registry.register(Codec(decoder: GIFCodec(), encoder: GIFCodec()))
+        registry.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
         registry.imageCache = MemoryImageCache()
         registry.dataCache = DiskDataCache(
             configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))
@@ -120,6 +122,29 @@ import Testing
         // The premultiplied resize keeps the translucent half blue, never darkened towards black.
         let edge = response.image.raster[20, 16]
         #expect(edge.b >= 250 && edge.a > 100 && edge.a < 160)
+    }
+
+    @Test(arguments: [ImageFormat.gif, .webp])
+    func animationsAreResizedFrameByFrame(format: ImageFormat) async throws {
+        let colours = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)]
+        let frames = try colours.map { ImageFrame(raster: try Raster(width: 40, height: 20, fill: $0), duration: 0.1) }
+        let animation = DecodedImage(frames: frames, loopCount: 0, format: format, hasAlpha: false)
+        let data: Data =
+            format == .gif
+            ? try GIFCodec().encode(animation)
+            : try WebPCodec().encode(animation, options: EncodeOptions(lossless: true))
+        let file = folder.appendingPathComponent("anim.\(format)")
+        try data.write(to: file)
+        let loader = makeLoader()
+        let response = try await loader.image(
+            for: ImageRequest(url: file, processors: [ResizeProcessor(width: 10, height: 10)]))
+        #expect(response.image.format == format)
+        #expect(response.image.frames.count == 3)
+        #expect(response.image.frames.allSatisfy { $0.raster.width == 10 && $0.raster.height == 5 })
+        for (frame, colour) in zip(response.image.frames, colours) {
+            let pixel = frame.raster[5, 2]
+            #expect(abs(Int(pixel.r) - Int(colour.r)) < 8 && abs(Int(pixel.g) - Int(colour.g)) < 8)
+        }
     }
 
     @Test func dataURI() async throws {
