@@ -157,7 +157,7 @@ import Testing
 
     @Test(arguments: 1...8)
     func exifOrientationIsApplied(orientation: Int) async throws {
-        let file = URL(fileURLWithPath: "/work/shared/corpus/jpeg/exif-orientation/Landscape_\(orientation).jpg")
+        let file = sharedCorpusFile("jpeg/exif-orientation/Landscape_\(orientation).jpg")
         try #require(FileManager.default.fileExists(atPath: file.path))
         let loader = makeLoader()
         let upright = try await loader.image(for: ImageRequest(url: file))
