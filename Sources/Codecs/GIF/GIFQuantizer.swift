@@ -1,5 +1,6 @@
 import CGIF
 import ImagoCore
+import Synchronization
 
 /// One frame reduced to at most 256 palette indices.
 struct GIFIndexedFrame {
@@ -64,6 +65,8 @@ enum GIFQuantizer {
         return GIFIndexedFrame(indices: indices, colors: colors, transparentIndex: transparentIndex)
     }
 
+    private static let quantizerLock = Mutex(())
+
     /// giflib's median cut over the colour planes, then the transparent pixels moved to index 255.
     private static func medianCut(_ pixels: [UInt8], width: Int, height: Int, colors: Int) throws -> GIFIndexedFrame {
         let count = width * height
@@ -78,8 +81,11 @@ enum GIFQuantizer {
         var indices = [UInt8](repeating: 0, count: count)
         var palette = [GifColorType](repeating: GifColorType(), count: 256)
         var size = Int32(colors)
-        let status = GifQuantizeBuffer(
-            UInt32(width), UInt32(height), &size, &red, &green, &blue, &indices, &palette)
+        // giflib's quantiser sorts through a static variable (`SortRGBAxis`), so two calls at once corrupt
+        // each other's palettes: one call at a time.
+        let status = quantizerLock.withLock { _ in
+            GifQuantizeBuffer(UInt32(width), UInt32(height), &size, &red, &green, &blue, &indices, &palette)
+        }
         guard status == GIF_OK, size > 0, size <= colors else {
             throw GIFErrors.encoding("colour quantisation failed")
         }

@@ -21,10 +21,7 @@ import Testing
             makeEncoder: { GIFCodec() }, makeDecoder: { GIFCodec() }, maxChannelDelta: 48, preservesAlpha: false,
             supportsLossless: false)
         let report = await contract.run()
-        // Known issue, reported to the codec: encodes running at the same time give different bytes, though
-        // encodes one after the other agree. Remove this exception when it is fixed.
-        let known: Set = [ImageEncoderContract.Check.encodesConcurrently.rawValue]
-        #expect(report.failedCheckNames.isSubset(of: known), "\(report)")
+        #expect(report.passed, "\(report)")
     }
 
     @Test func webpKeepsTheDecoderContract() async throws {
