@@ -49,7 +49,8 @@ var targets: [Target] =
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
         .executableTarget(name: "ImagoCLI", dependencies: ["Imago"], path: "Sources/CLI"),
         .executableTarget(
-            name: "ImagoBenchmarks", dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
+            name: "ImagoBenchmarks",
+            dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
             path: "Sources/Benchmarks"),
         .testTarget(name: "CoreTests", dependencies: ["ImagoCore"]),
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts"]),

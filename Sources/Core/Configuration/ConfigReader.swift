@@ -29,11 +29,14 @@ public final class ConfigReader {
     }
 
     /// A number, or `defaultValue` when absent; throws when out of `range`.
-    public func double(_ key: String, default defaultValue: Double, in range: ClosedRange<Double>? = nil) throws -> Double {
+    public func double(_ key: String, default defaultValue: Double, in range: ClosedRange<Double>? = nil) throws
+        -> Double
+    {
         guard let value = value(key) else { return defaultValue }
         guard case .number(let number) = value else { throw typeError(key, "a number", value) }
         if let range, !range.contains(number) {
-            throw ConfigReader.error(path(of: key), "\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
+            throw ConfigReader.error(
+                path(of: key), "\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
         return number
     }
@@ -52,7 +55,8 @@ public final class ConfigReader {
         }
         let integer = Int(number)
         if let range, !range.contains(integer) {
-            throw ConfigReader.error(path(of: key), "\(integer) is out of range \(range.lowerBound)...\(range.upperBound)")
+            throw ConfigReader.error(
+                path(of: key), "\(integer) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
         return integer
     }

@@ -28,14 +28,16 @@ public struct LoaderSettings: Sendable, Hashable {
         let limits = try reader.object("limits")
         let retry = try reader.object("retry")
         self.init(
-            maxConcurrentLoads: try reader.int("maxConcurrentLoads", default: defaults.maxConcurrentLoads, in: 1...1024),
+            maxConcurrentLoads: try reader.int(
+                "maxConcurrentLoads", default: defaults.maxConcurrentLoads, in: 1...1024),
             maxConcurrentLoadsPerHost: try reader.int(
                 "maxConcurrentLoadsPerHost", default: defaults.maxConcurrentLoadsPerHost, in: 1...1024),
             maxConcurrentDecodes: try reader.int(
                 "maxConcurrentDecodes", default: defaults.maxConcurrentDecodes, in: 1...256),
             limits: DecodeLimits(
                 maxPixels: try limits.int("maxPixels", default: defaults.limits.maxPixels, in: 1...Int.max),
-                maxTotalPixels: try limits.int("maxTotalPixels", default: defaults.limits.maxTotalPixels, in: 1...Int.max),
+                maxTotalPixels: try limits.int(
+                    "maxTotalPixels", default: defaults.limits.maxTotalPixels, in: 1...Int.max),
                 maxFrames: try limits.int("maxFrames", default: defaults.limits.maxFrames, in: 1...Int.max),
                 maxBytes: try limits.int("maxBytes", default: defaults.limits.maxBytes, in: 1...Int.max)),
             retry: RetryPolicy(

@@ -24,7 +24,8 @@ public struct PluginSpec: Sendable, Hashable {
             self.init(name, settings: reader.value("settings") ?? .object([:]))
             try reader.finish()
         default:
-            throw ConfigReader.error(path, "expected a plugin name or {\"name\": …, \"settings\": {…}}, found \(value.typeName)")
+            throw ConfigReader.error(
+                path, "expected a plugin name or {\"name\": …, \"settings\": {…}}, found \(value.typeName)")
         }
     }
 

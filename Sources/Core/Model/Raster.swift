@@ -81,7 +81,8 @@ public struct Raster: Sendable {
             var packed = [UInt8](repeating: 0, count: rowBytes * height)
             packed.withUnsafeMutableBytes { target in
                 for y in 0..<height {
-                    let from = UnsafeRawBufferPointer(rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)])
+                    let from = UnsafeRawBufferPointer(
+                        rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)])
                     UnsafeMutableRawBufferPointer(rebasing: target[(y * rowBytes)..<((y + 1) * rowBytes)])
                         .copyMemory(from: from)
                 }

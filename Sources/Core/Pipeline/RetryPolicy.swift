@@ -18,7 +18,10 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     public var jitter: Double
 
     /// Creates a policy.
-    public init(maxAttempts: Int = 3, initialDelay: Double = 0.5, multiplier: Double = 2, maxDelay: Double = 10, jitter: Double = 0.2) {
+    public init(
+        maxAttempts: Int = 3, initialDelay: Double = 0.5, multiplier: Double = 2, maxDelay: Double = 10,
+        jitter: Double = 0.2
+    ) {
         self.maxAttempts = max(1, maxAttempts)
         self.initialDelay = max(0, initialDelay)
         self.multiplier = max(1, multiplier)
@@ -43,7 +46,9 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     }
 
     /// The wait before attempt `attempt + 1` after `attempt` failed with `error` (attempts count from 1).
-    public func delay(afterAttempt attempt: Int, error: ImagoError? = nil, random: Double = Double.random(in: -1...1)) -> Double {
+    public func delay(afterAttempt attempt: Int, error: ImagoError? = nil, random: Double = Double.random(in: -1...1))
+        -> Double
+    {
         if let retryAfter = error?.retryAfter { return min(max(0, retryAfter), maxDelay) }
         let base = initialDelay * pow(multiplier, Double(max(0, attempt - 1)))
         return min(max(0, base * (1 + jitter * random)), maxDelay)

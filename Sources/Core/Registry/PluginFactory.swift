@@ -7,7 +7,10 @@ public struct PluginFactory<Plugin>: Sendable {
     private let make: @Sendable (ConfigReader) throws -> Plugin
 
     /// Creates a factory. `make` reads its settings from the reader; unknown keys are refused after it returns.
-    public init(name: String, defaultSettings: JSONValue = .object([:]), make: @escaping @Sendable (ConfigReader) throws -> Plugin) {
+    public init(
+        name: String, defaultSettings: JSONValue = .object([:]),
+        make: @escaping @Sendable (ConfigReader) throws -> Plugin
+    ) {
         self.name = name
         self.defaultSettings = defaultSettings
         self.make = make

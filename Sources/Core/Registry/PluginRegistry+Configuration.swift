@@ -21,10 +21,12 @@ extension PluginRegistry {
             registry.register(try Self.build(spec, from: snapshot.codecFactories, kind: "codec", path: path))
         }
         if let spec = configuration.imageCache {
-            registry.imageCache = try Self.build(spec, from: snapshot.imageCacheFactories, kind: "image cache", path: "imageCache")
+            registry.imageCache = try Self.build(
+                spec, from: snapshot.imageCacheFactories, kind: "image cache", path: "imageCache")
         }
         if let spec = configuration.dataCache {
-            registry.dataCache = try Self.build(spec, from: snapshot.dataCacheFactories, kind: "data cache", path: "dataCache")
+            registry.dataCache = try Self.build(
+                spec, from: snapshot.dataCacheFactories, kind: "data cache", path: "dataCache")
         }
         return registry
     }
@@ -32,7 +34,8 @@ extension PluginRegistry {
     /// The configuration that names every registered factory with its default settings, in name order
     /// (for codecs and transports), with the given caches and loader settings.
     public func defaultConfiguration(
-        transports: [String]? = nil, codecs: [String]? = nil, imageCache: String? = "memory", dataCache: String? = "disk",
+        transports: [String]? = nil, codecs: [String]? = nil, imageCache: String? = "memory",
+        dataCache: String? = "disk",
         loader: LoaderSettings = LoaderSettings()
     ) -> ImagoConfiguration {
         state.withLock { state in
@@ -51,12 +54,15 @@ extension PluginRegistry {
         }
     }
 
-    private static func build<P>(_ spec: PluginSpec, from factories: [String: PluginFactory<P>], kind: String, path: String)
+    private static func build<P>(
+        _ spec: PluginSpec, from factories: [String: PluginFactory<P>], kind: String, path: String
+    )
         throws -> P
     {
         guard let factory = factories[spec.name] else {
             let known = factories.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw ConfigReader.error(path, "unknown \(kind) \"\(spec.name)\" (known: \(known.isEmpty ? "none" : known))")
+            throw ConfigReader.error(
+                path, "unknown \(kind) \"\(spec.name)\" (known: \(known.isEmpty ? "none" : known))")
         }
         return try factory.build(spec.settings, path: "\(path).settings")
     }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import ImagoCore
+
+/// A decoder that recognises a magic prefix and reports its name in the image's format.
+private struct PrefixDecoder: ImageDecoder {
+    let format: ImageFormat
+    let magic: [UInt8]
+    func canDecode(_ header: Data) -> Bool { header.starts(with: magic) }
+    func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        DecodedImage(raster: try Raster(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: format)
+    }
+}
+
+private struct NamedTransport: ImageTransport {
+    let name: String
+    let schemes: Set<String>
+    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            continuation.yield(.response(TransportMetadata(contentType: name)))
+            continuation.yield(.bytes(Data(name.utf8)))
+            continuation.finish()
+        }
+    }
+}
+
+private struct NullEncoder: ImageEncoder {
+    let format: ImageFormat
+    let tag: UInt8
+    var supportsAnimation: Bool { false }
+    func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data { Data([tag]) }
+}
+
+@Suite struct PluginRegistryTests {
+    @Test func sniffsWithTheMostRecentlyRegisteredDecoderFirst() {
+        let registry = PluginRegistry()
+        registry.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        registry.register(PrefixDecoder(format: .jpeg, magic: [0xFF, 0xD8]))
+        #expect(registry.decoder(for: Data([0x89, 0x50, 0x4E]))?.format == .png)
+        #expect(registry.decoder(for: Data([0xFF, 0xD8, 0xFF]))?.format == .jpeg)
+        #expect(registry.decoder(for: Data([1, 2, 3])) == nil)
+        #expect(registry.decoder(for: Data()) == nil)
+
+        // A user's decoder for the same bytes, registered later, overrides the built-in.
+        registry.register(PrefixDecoder(format: ImageFormat("fastpng"), magic: [0x89]))
+        #expect(registry.decoder(for: Data([0x89, 0x50, 0x4E]))?.format.rawValue == "fastpng")
+        #expect(registry.decoders.map(\.format.rawValue) == ["fastpng", "jpeg", "png"])
+        #expect(registry.decoder(for: .png)?.format == .png)
+    }
+
+    @Test func sniffingSeesOnlyTheFirstBytes() {
+        let registry = PluginRegistry()
+        let late = [UInt8](repeating: 0, count: ImageFormat.sniffLength) + [0xAB]
+        registry.register(PrefixDecoder(format: .webp, magic: late))
+        #expect(registry.decoder(for: Data(late)) == nil)
+    }
+
+    @Test func picksTransportsBySchemeCaseInsensitivelyLatestFirst() async throws {
+        let registry = PluginRegistry()
+        registry.register(NamedTransport(name: "builtin", schemes: ["http", "https"]))
+        registry.register(NamedTransport(name: "files", schemes: ["file"]))
+        #expect(registry.transport(for: URL(string: "HTTPS://x/y")!) != nil)
+        #expect(registry.transport(for: URL(string: "s3://bucket/key")!) == nil)
+        registry.register(NamedTransport(name: "mine", schemes: ["https"]))
+        let chosen = try #require(registry.transport(for: URL(string: "https://x/y")!))
+        let fetched = try await chosen.fetchAll(TransportRequest(url: URL(string: "https://x/y")!))
+        #expect(fetched.metadata.contentType == "mine")
+        #expect(String(decoding: fetched.data, as: UTF8.self) == "mine")
+        #expect(registry.transport(for: URL(string: "http://x/y")!) != nil)
+    }
+
+    @Test func encodersOverrideByFormat() throws {
+        let registry = PluginRegistry()
+        registry.register(NullEncoder(format: .png, tag: 1))
+        registry.register(Codec(encoder: NullEncoder(format: .png, tag: 2)))
+        let image = DecodedImage(raster: try Raster(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
+        #expect(try registry.encoder(for: .png)?.encode(image) == Data([2]))
+        #expect(registry.encoder(for: .gif) == nil)
+    }
+
+    @Test func fetchAllRefusesOversizedBodies() async {
+        let transport = NamedTransport(name: String(repeating: "x", count: 100), schemes: ["mem"])
+        let error = await #expect(throws: ImagoError.self) {
+            _ = try await transport.fetchAll(TransportRequest(url: URL(string: "mem:a")!), maxBytes: 10)
+        }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.source == "mem:a")
+    }
+}
