@@ -12,7 +12,9 @@ struct FlagSpec: Sendable {
     let short: Character?
 
     /// A flag that takes a value.
-    static func option(_ name: String, _ value: String, short: Character? = nil, repeatable: Bool = false, _ help: String)
+    static func option(
+        _ name: String, _ value: String, short: Character? = nil, repeatable: Bool = false, _ help: String
+    )
         -> FlagSpec
     {
         FlagSpec(name: name, value: value, repeatable: repeatable, help: help, short: short)

@@ -18,7 +18,8 @@ struct ParsedArguments: Sendable {
     func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError("--\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
+            throw UsageError(
+                "--\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
         }
         return value
     }

@@ -5,7 +5,8 @@ import Imago
 enum BenchPipelineCommand: Command {
     static let spec = CommandSpec(
         name: "bench pipeline", synopsis: "FILE… [--requests N] [--fan-in M] [--max-size S] [--json]",
-        summary: "Measures the loader: memory-cache hits, cold loads, coalesced identical requests and disk-cache hits.",
+        summary: "Measures the loader (memory cache on, a temporary disk cache): memory-cache hits, cold loads, "
+            + "identical requests coalesced into one decode, and disk-cache hits from a second loader.",
         positionals: PositionalSpec(name: "FILE", minimum: 1, maximum: nil),
         flags: [
             .option("requests", "N", "memory-cache hits to time (default 1000)"),
@@ -15,6 +16,22 @@ enum BenchPipelineCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
-        throw UsageError("not built yet")
+        let requestCount = try arguments.int("requests", in: 1...10_000_000) ?? 1000
+        let fanIn = try arguments.int("fan-in", in: 1...100_000) ?? 50
+        let maxSize = try arguments.int("max-size", in: 1...65_535)
+        let files = arguments.positionals
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("imago-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bench = try PipelineBench(files: files, maxSize: maxSize, cacheDirectory: directory.path)
+        let result: PipelineBench.Result
+        do {
+            result = try await bench.measure(requests: requestCount, fanIn: fanIn)
+        } catch {
+            Console.report(ImagoError.wrapping(error))
+            return .failure
+        }
+        Console.print(arguments.has("json") ? result.json.text : result.text)
+        return .success
     }
 }

@@ -22,7 +22,8 @@ enum CacheCommand: Command {
         case "clear":
             let before = DiskCacheStats(directory: directory)
             await DiskCacheStats.clear(directory: directory)
-            Console.print("removed \(before.entries) entries (\(ByteFormat.string(before.bytes))) from \(directory.path)")
+            Console.print(
+                "removed \(before.entries) entries (\(ByteFormat.string(before.bytes))) from \(directory.path)")
         case let action:
             throw UsageError("unknown action \"\(action)\": use stats, clear or path")
         }

@@ -56,7 +56,8 @@ enum CommandTable {
 
     /// `imago --help`: every command's synopsis.
     static var overview: String {
-        var text = "usage: imago COMMAND [options]\n\nImago loads, decodes, converts and previews images.\n\ncommands:\n"
+        var text =
+            "usage: imago COMMAND [options]\n\nImago loads, decodes, converts and previews images.\n\ncommands:\n"
         for command in commands {
             text += "  imago \(command.spec.name) \(command.spec.synopsis)\n"
         }

@@ -50,7 +50,9 @@ enum ConvertCommand: Command {
             }
             if !arguments.has("ignore-orientation") { image = try image.upright() }
             if let maxSize {
-                image = try image.mapFrames { try $0.fitted(in: PixelSize(width: maxSize, height: maxSize), enlarge: false) }
+                image = try image.mapFrames {
+                    try $0.fitted(in: PixelSize(width: maxSize, height: maxSize), enlarge: false)
+                }
             } else if let resize {
                 let box = PixelSize(width: resize.width, height: resize.height)
                 image = try image.mapFrames { mode == "fill" ? try $0.filled(to: box) : try $0.fitted(in: box) }

@@ -17,8 +17,10 @@ enum InfoCommand: Command {
             do {
                 let data = try await reader.fetch(source)
                 let image = try reader.decode(data, source: source)
-                Console.print(json ? describeJSON(image, source: source, bytes: data.count).text
-                    : describeText(image, source: source, bytes: data.count))
+                Console.print(
+                    json
+                        ? describeJSON(image, source: source, bytes: data.count).text
+                        : describeText(image, source: source, bytes: data.count))
             } catch {
                 failures += 1
                 Console.report(error, source: source)

@@ -54,7 +54,8 @@ enum SheetCommand: Command {
         let box = PixelSize(width: cell, height: cell)
         let options = DecodeOptions(targetSize: box, frames: .first)
         return await withTaskGroup(of: (Int, Result<Raster, ImagoError>).self) { group in
-            var results = [Result<Raster, ImagoError>](repeating: .failure(ImagoError(.cancelled, "")), count: sources.count)
+            var results = [Result<Raster, ImagoError>](
+                repeating: .failure(ImagoError(.cancelled, "")), count: sources.count)
             var next = 0
             func addNext() {
                 guard next < sources.count else { return }

@@ -46,9 +46,11 @@ struct SheetLayout {
         canvas.fill(x: x, y: y, width: cell, height: cell, color: Self.failureFill)
         let thickness = max(2, cell / 24)
         let inset = cell / 5
-        canvas.line(from: (x + inset, y + inset), to: (x + cell - inset, y + cell - inset), thickness: thickness,
+        canvas.line(
+            from: (x + inset, y + inset), to: (x + cell - inset, y + cell - inset), thickness: thickness,
             color: Self.failureInk)
-        canvas.line(from: (x + cell - inset, y + inset), to: (x + inset, y + cell - inset), thickness: thickness,
+        canvas.line(
+            from: (x + cell - inset, y + inset), to: (x + inset, y + cell - inset), thickness: thickness,
             color: Self.failureInk)
         drawLabel(label, at: index, color: Self.failureInk, on: &canvas)
     }

@@ -14,7 +14,8 @@ extension DecodedImage {
     func frame(_ index: Int) throws -> DecodedImage {
         guard frames.indices.contains(index) else {
             throw ImagoError(
-                .processingFailed, "no frame \(index): the image has \(frames.count) frame\(frames.count == 1 ? "" : "s")")
+                .processingFailed,
+                "no frame \(index): the image has \(frames.count) frame\(frames.count == 1 ? "" : "s")")
         }
         var copy = self
         copy.frames = [ImageFrame(raster: frames[index].raster)]

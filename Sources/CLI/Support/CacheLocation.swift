@@ -10,7 +10,8 @@ enum CacheLocation {
         if let base = environment["XDG_CACHE_HOME"], !base.isEmpty {
             return URL(fileURLWithPath: base).appendingPathComponent("imago")
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".cache").appendingPathComponent("imago")
     }
 }

@@ -9,9 +9,13 @@ struct DiskCacheStats {
     /// Counts the regular files under `directory` (a missing folder is an empty cache).
     init(directory: URL) {
         let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey]
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else { return }
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else {
+            return
+        }
         for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
+                continue
+            }
             entries += 1
             bytes += values.fileSize ?? 0
         }
