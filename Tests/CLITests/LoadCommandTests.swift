@@ -116,4 +116,20 @@ import Testing
         #expect(result.stdout.hasPrefix("loaded 1, failed 1"))
         #expect(result.errorLines == ["\(bad): not an image: unknown format"])
     }
+
+    @Test func ctrlCCancelsAndLeavesNothingHalfWritten() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "ok.png")
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let out = fixtures.path("out")
+        let sources = [server.url("ok.png")] + (1...3).map { server.url("slow/ok.png?\($0)") }
+        let result = try Imago.run(
+            ["load", "--no-cache", "--out", out, "--concurrency", "4"] + sources, interruptAfter: 1.5)
+        #expect(result.status == 130)
+        #expect(result.stderr.contains("interrupted"))
+        // The finished load was written whole; the cancelled ones left nothing, not even temporary files.
+        let written = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(written == ["ok.png"])
+        #expect(try fixtures.decode(out + "/ok.png").width == 16)
+    }
 }

@@ -3,13 +3,25 @@ import Imago
 import Testing
 
 @Suite struct ShowCommandTests {
-    /// The true-colour codes of each cell of a line: foreground (top pixel) and background (bottom pixel).
+    /// The colours of each cell of a line, `"r;g;b"` for the foreground (top pixel) and the background (bottom
+    /// pixel), following the escape codes, which are only sent when a colour changes.
     static func cells(_ line: String) -> [(top: String, bottom: String)] {
-        line.components(separatedBy: "▀").dropLast().map { cell in
-            let top = cell.range(of: "38;2;").map { String(cell[$0.upperBound...].prefix { $0 != "m" }) } ?? ""
-            let bottom = cell.range(of: "48;2;").map { String(cell[$0.upperBound...].prefix { $0 != "m" }) } ?? ""
-            return (top, bottom)
+        var cells: [(top: String, bottom: String)] = []
+        var top = ""
+        var bottom = ""
+        var rest = Substring(line)
+        while let next = rest.firstIndex(where: { $0 == "\u{1B}" || $0 == "▀" }) {
+            if rest[next] == "▀" {
+                cells.append((top, bottom))
+                rest = rest[rest.index(after: next)...]
+                continue
+            }
+            let code = rest[next...].dropFirst(2).prefix { $0 != "m" }
+            if code.hasPrefix("38;2;") { top = String(code.dropFirst(5)) }
+            if code.hasPrefix("48;2;") { bottom = String(code.dropFirst(5)) }
+            rest = rest[next...].dropFirst(2 + code.count + 1)
         }
+        return cells
     }
 
     @Test func redOverBlueDrawsRedRowsAboveBlueRows() throws {

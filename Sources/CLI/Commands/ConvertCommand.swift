@@ -37,7 +37,7 @@ enum ConvertCommand: Command {
 
         let registry = PluginRegistry.standard()
         guard let encoder = registry.encoder(for: format) else {
-            throw UsageError("no encoder for format \"\(format)\"")
+            throw ImagoError(.encodingFailed(format: format), "no encoder for \(format)", source: destination)
         }
         let reader = SourceReader(registry: registry)
         let data: Data
@@ -50,12 +50,12 @@ enum ConvertCommand: Command {
             }
             if !arguments.has("ignore-orientation") { image = try image.upright() }
             if let maxSize {
-                image = try image.mapFrames {
-                    try $0.fitted(in: PixelSize(width: maxSize, height: maxSize), enlarge: false)
-                }
+                image = try ResizeProcessor(width: maxSize, height: maxSize, mode: .fit).process(image)
             } else if let resize {
-                let box = PixelSize(width: resize.width, height: resize.height)
-                image = try image.mapFrames { mode == "fill" ? try $0.filled(to: box) : try $0.fitted(in: box) }
+                image = try ResizeProcessor(
+                    width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit,
+                    upscale: true
+                ).process(image)
             }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)

@@ -72,6 +72,7 @@ enum LoadCommand: Command {
         let names = OutputWriter.names(for: unique)
         let progress = ProgressBar(total: options.sources.count, enabled: Console.standardErrorIsTerminal)
         var summary = LoadSummary()
+        let ticker = Task { await progress.tick() }
         await withTaskGroup(of: [LoadOutcome].self) { group in
             var next = 0
             func startNext() {
@@ -96,6 +97,8 @@ enum LoadCommand: Command {
                 startNext()
             }
         }
+        ticker.cancel()
+        await ticker.value
         progress.clear()
         return summary
     }

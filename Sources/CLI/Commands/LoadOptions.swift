@@ -43,7 +43,7 @@ struct LoadOptions: Sendable {
         var request = ImageRequest(url: url)
         if let maxSize {
             let box = PixelSize(width: maxSize, height: maxSize)
-            request.processors = [ResizeProcessor(size: box, contentMode: .fit)]
+            request.processors = [ResizeProcessor(size: box, mode: .fit)]
             request.decodeOptions.targetSize = box
         }
         if noCache { request.cachePolicy = .none }

@@ -55,7 +55,7 @@ struct PipelineBench {
             var request = ImageRequest(url: try ImageRequest.url(from: file))
             if let maxSize {
                 let box = PixelSize(width: maxSize, height: maxSize)
-                request.processors = [ResizeProcessor(size: box, contentMode: .fit)]
+                request.processors = [ResizeProcessor(size: box, mode: .fit)]
                 request.decodeOptions.targetSize = box
             }
             return request

@@ -64,7 +64,9 @@ enum SheetCommand: Command {
                 group.addTask {
                     do {
                         let image = try await reader.image(sources[index], options: options).frame(0).upright()
-                        return (index, .success(try image.raster.fitted(in: box, enlarge: false)))
+                        return (
+                            index, .success(try ResizeProcessor(size: box, mode: .fit).process(image).raster)
+                        )
                     } catch {
                         return (index, .failure(SourceReader.named(error, sources[index])))
                     }

@@ -17,7 +17,7 @@ enum ShowCommand: Command {
             let options = DecodeOptions(targetSize: PixelSize(width: columnsHint, height: columnsHint), frames: .first)
             let image = try await SourceReader().image(source, options: options).frame(0).upright()
             let columns = requestedWidth ?? min(Console.terminalColumns, image.width)
-            let raster = try fit(image.raster, columns: columns)
+            let raster = try image.scaled(toWidth: columns).raster
             Console.write(Console.noColor ? TerminalPicture.grayscale(raster) : TerminalPicture.trueColor(raster))
             return .success
         } catch {
@@ -26,9 +26,4 @@ enum ShowCommand: Command {
         }
     }
 
-    /// The raster scaled to `columns` pixels wide, its height kept in proportion (two pixel rows a text line).
-    static func fit(_ raster: Raster, columns: Int) throws -> Raster {
-        let height = max(1, Int((Double(raster.height) * Double(columns) / Double(raster.width)).rounded()))
-        return try Resampler.resize(raster, width: columns, height: height)
-    }
 }

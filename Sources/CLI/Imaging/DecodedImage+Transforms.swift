@@ -1,13 +1,10 @@
-import ImagoCore
+import Imago
 
-/// Whole-image operations: every frame gets the same treatment.
+/// Whole-image operations the commands share, built on the toolkit's processors.
 extension DecodedImage {
-    /// The image turned upright; the result's orientation is `.up`.
+    /// The image turned upright by its EXIF orientation; the result's orientation is `.up`.
     func upright() throws -> DecodedImage {
-        guard orientation != .up else { return self }
-        var copy = try mapFrames { try $0.applying(orientation) }
-        copy.orientation = .up
-        return copy
+        try OrientationProcessor().process(self)
     }
 
     /// Only frame `index` (0-based), as a still image.
@@ -23,10 +20,8 @@ extension DecodedImage {
         return copy
     }
 
-    /// The image with `transform` applied to every frame's canvas.
-    func mapFrames(_ transform: (Raster) throws -> Raster) throws -> DecodedImage {
-        var copy = self
-        copy.frames = try frames.map { ImageFrame(raster: try transform($0.raster), duration: $0.duration) }
-        return copy
+    /// The image scaled to exactly `columns` pixels wide, its height in proportion (enlarging if need be).
+    func scaled(toWidth columns: Int) throws -> DecodedImage {
+        try ResizeProcessor(width: columns, height: Int(Int32.max), mode: .fit, upscale: true).process(self)
     }
 }

@@ -34,6 +34,22 @@ final class ProgressBar: Sendable {
         if let line { Console.writeError("\r\u{1B}[2K" + line) }
     }
 
+    /// Redraws with the current counts, so the rate stays live while slow loads are in flight.
+    func refresh() {
+        guard enabled else { return }
+        let line = state.withLock { render(done: $0.done, failed: $0.failed) }
+        Console.writeError("\r\u{1B}[2K" + line)
+    }
+
+    /// Redraws every quarter second until the calling task is cancelled.
+    func tick() async {
+        guard enabled else { return }
+        while !Task.isCancelled {
+            refresh()
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
     /// Prints an error line above the bar, which is then redrawn.
     func printAbove(_ report: () -> Void) {
         guard enabled else { return report() }

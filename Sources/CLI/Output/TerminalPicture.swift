@@ -3,22 +3,27 @@ import ImagoCore
 /// Draws a raster as terminal text, one column a pixel and one line every two pixel rows.
 enum TerminalPicture {
     /// True colour: `▀` with the foreground the top pixel and the background the bottom one; transparency shows a
-    /// checkerboard, as image viewers do.
+    /// checkerboard, as image viewers do. A colour is only sent when it changes from the previous cell.
     static func trueColor(_ raster: Raster) -> String {
         var text = ""
-        text.reserveCapacity(raster.width * (raster.height / 2 + 1) * 40)
+        text.reserveCapacity(raster.width * (raster.height / 2 + 1) * 24)
         var y = 0
         while y < raster.height {
+            var foreground: RGBA?
+            var background: RGBA?
             for x in 0..<raster.width {
                 let top = composite(raster[x, y], x: x, y: y)
-                text += "\u{1B}[38;2;\(top.r);\(top.g);\(top.b)m"
+                if top != foreground { text += "\u{1B}[38;2;\(top.r);\(top.g);\(top.b)m" }
+                foreground = top
                 if y + 1 < raster.height {
                     let bottom = composite(raster[x, y + 1], x: x, y: y + 1)
-                    text += "\u{1B}[48;2;\(bottom.r);\(bottom.g);\(bottom.b)m▀"
-                } else {
+                    if bottom != background { text += "\u{1B}[48;2;\(bottom.r);\(bottom.g);\(bottom.b)m" }
+                    background = bottom
+                } else if x == 0 {
                     // An odd last row: the lower half is left to the terminal's own background.
-                    text += "\u{1B}[49m▀"
+                    text += "\u{1B}[49m"
                 }
+                text += "▀"
             }
             text += "\u{1B}[0m\n"
             y += 2

@@ -58,9 +58,10 @@ enum Imago {
 
     /// Runs `imago arguments…` with `environment` added to (or, for `nil` values, removed from) the current one.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 120) throws
-        -> ProcessResult
-    {
+    static func run(
+        _ arguments: [String], environment: [String: String?] = [:], interruptAfter: Double? = nil,
+        timeout: Double = 120
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -82,6 +83,10 @@ enum Imago {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        if let interruptAfter {
+            usleep(UInt32(interruptAfter * 1_000_000))
+            process.interrupt()
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {

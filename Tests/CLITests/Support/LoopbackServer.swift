@@ -8,7 +8,9 @@ final class LoopbackServer {
 
     init(serving folder: URL) throws {
         let script = """
-            import http.server, os, sys, time, threading
+            import http.server, os, signal, sys, time, threading
+            # The test process may block SIGTERM, and children inherit the mask: unblock it so stop() works.
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
             root = sys.argv[1]
             lock = threading.Lock()
             served = [0]
@@ -60,7 +62,8 @@ final class LoopbackServer {
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
 
     deinit {
-        process.terminate()
+        // SIGKILL: it cannot be blocked or ignored, so the wait below always ends.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
