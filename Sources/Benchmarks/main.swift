@@ -1,3 +1,25 @@
-import Imago
+import Foundation
 
-print("imago-bench: no benchmarks yet")
+// imago-bench: decode benchmarks, each against the C library called directly in the same process.
+// Usage: imago-bench [--runs N] [name-filter]. Build in release: swift build -c release --product imago-bench
+
+/// Every benchmark case; add one line per case (each lives in its own file).
+let cases: [() throws -> BenchmarkCase] = [
+    JPEGDecodeBenchmark.make,
+    JPEGScaledDecodeBenchmark.make,
+    PNGDecodeBenchmark.make,
+]
+
+let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+var results: [BenchmarkResult] = []
+print(
+    "imago-bench: median of \(options.runs) runs each (after \(options.warmups) warm-ups), "
+        + "ours and the C floor interleaved")
+for make in cases {
+    let benchmark = try make()
+    guard options.filter.map({ benchmark.name.contains($0) }) ?? true else { continue }
+    let result = try benchmark.run(runs: options.runs, warmups: options.warmups)
+    print(result.line)
+    results.append(result)
+}
+if results.contains(where: { $0.ratio > 1.10 }) { print("note: a case is more than 10% over its C floor") }

@@ -1,5 +1,22 @@
 /// The built-in codec factories.
 extension PluginRegistry {
     /// Registers the built-in codec factories.
-    func registerStandardCodecFactories() {}
+    func registerStandardCodecFactories() {
+        registerPNGAndJPEGFactories()
+    }
+
+    /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may
+    /// decode at 1/2, 1/4 or 1/8 scale).
+    func registerPNGAndJPEGFactories() {
+        registerFactory(
+            PluginFactory<Codec>(name: "png", defaultSettings: .object(["compressionLevel": .number(6)])) { reader in
+                let codec = PNGCodec(compressionLevel: try reader.int("compressionLevel", default: 6, in: 0...9))
+                return Codec(decoder: codec, encoder: codec)
+            })
+        registerFactory(
+            PluginFactory<Codec>(name: "jpeg", defaultSettings: .object(["scaledDecoding": .bool(true)])) { reader in
+                let codec = JPEGCodec(scaledDecoding: try reader.bool("scaledDecoding", default: true))
+                return Codec(decoder: codec, encoder: codec)
+            })
+    }
 }

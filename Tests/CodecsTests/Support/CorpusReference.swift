@@ -44,6 +44,15 @@ struct CorpusReference: Sendable {
         // Tests/CodecsTests/Support/CorpusReference.swift -> repository -> ../shared/corpus
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
+        // A git worktree may sit deeper than the main checkout (/work/wt/NAME): look in each ancestor's `shared`.
+        var folder = repository.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("shared/corpus")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("reference.json").path) {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
         return repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
     }
 
@@ -54,7 +63,28 @@ struct CorpusReference: Sendable {
     func data(_ entry: Entry) throws -> Data { try Data(contentsOf: root.appendingPathComponent(entry.file)) }
 
     /// SHA-256 of a raster as tightly packed RGBA8 rows, as `reference.json` hashes frame 0.
-    static func sha256(_ raster: Raster) -> String { SHA256.hex(raster.pixels) }
+    static func sha256(_ raster: Raster) -> String { fastSHA256(raster.pixels) }
+
+    /// `sha256sum` when the system has it (the Swift implementation is slow in debug builds on large
+    /// rasters), else `SHA256`.
+    static func fastSHA256(_ bytes: [UInt8]) -> String {
+        let tool = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        guard bytes.count > 64 * 1024, FileManager.default.isExecutableFile(atPath: tool.path) else {
+            return SHA256.hex(bytes)
+        }
+        let process = Process()
+        process.executableURL = tool
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do { try process.run() } catch { return SHA256.hex(bytes) }
+        input.fileHandleForWriting.write(Data(bytes))
+        try? input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(text.prefix(64))
+    }
 
     /// The same with every fully transparent pixel zeroed (`sha256_rgba_canon`).
     static func canonicalSHA256(_ raster: Raster) -> String {
@@ -64,6 +94,6 @@ struct CorpusReference: Sendable {
             pixels[offset + 1] = 0
             pixels[offset + 2] = 0
         }
-        return SHA256.hex(pixels)
+        return fastSHA256(pixels)
     }
 }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target (png, jpeg, gif, webp) with ASan and runs it, seeded from the shared corpus.
+# Usage: Scripts/fuzz.sh FORMAT [SECONDS]   (default 180 s; findings land in fuzz-out/FORMAT/artifacts)
+set -euo pipefail
+format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp [seconds]}"
+seconds="${2:-180}"
+case "$format" in
+    png) folders=(pngsuite png-extra) ;;
+    jpeg) folders=(jpeg) ;;
+    gif) folders=(gif) ;;
+    webp) folders=(webp) ;;
+    *) echo "unknown format: $format" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/.."
+corpus="${IMAGO_CORPUS:-}"
+if [ -z "$corpus" ]; then
+    for dir in .. ../.. ../../..; do
+        if [ -f "$dir/shared/corpus/reference.json" ]; then corpus="$dir/shared/corpus"; break; fi
+    done
+fi
+[ -n "$corpus" ] || { echo "corpus not found: set IMAGO_CORPUS" >&2; exit 1; }
+
+product="fuzz-$format"
+# The recipe from shared/notes/platform.md: without -Xswiftc the Swift code gets no coverage.
+IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz \
+    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
+
+work="fuzz-out/$format"
+mkdir -p "$work/seeds" "$work/artifacts" "$work/corpus"
+for folder in "${folders[@]}"; do
+    find "$corpus/$folder" -type f ! -name '*.md' ! -name 'LICENSE*' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
+done
+binary="$(IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz --show-bin-path \
+    --sanitize=fuzzer --sanitize=address)/$product"
+# SWIFT_BACKTRACE=enable=no, or the Swift runtime swallows the crashes libFuzzer reports.
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" "$work/corpus" "$work/seeds" \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=1048576 \
+    -artifact_prefix="$work/artifacts/" -print_final_stats=1

@@ -1,0 +1,279 @@
+#include "imago_jpeg.h"
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct imago_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr error;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 32];
+    const uint8_t *data;
+    size_t size;
+    int created;
+    int header_read;
+    int prepared;
+    int cmyk;
+    int adobe_inverted;
+};
+
+static void decoder_error_exit(j_common_ptr cinfo) {
+    struct imago_jpeg_decoder *decoder = cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, decoder->message);
+    longjmp(decoder->jump, 1);
+}
+
+// Policy: libjpeg reports truncated and corrupt entropy data only as warnings and pads the rest of the image with
+// grey; we stop instead, so a partial image never passes for a good one ("Premature end of JPEG file", "premature
+// end of data segment", bad Huffman/arithmetic codes, lost restart markers). Warnings about the file's structure
+// leave every coded coefficient decoded and are tolerated, as Pillow and ImageMagick tolerate them.
+static int warning_is_harmless(int code) {
+    switch (code) {
+    case JWRN_EXTRANEOUS_DATA:    // stray bytes between markers (common in camera files)
+    case JWRN_JFIF_MAJOR:         // unknown JFIF revision
+    case JWRN_ADOBE_XFORM:        // unknown Adobe transform code: decoded as the component count implies
+    case JWRN_BOGUS_ICC:          // a bad ICC marker: the profile is not used
+    case JWRN_BOGUS_PROGRESSION:  // an odd progressive scan script: every scan present is still decoded
+    case JWRN_NOT_SEQUENTIAL:     // odd SOS parameters in a sequential file
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void decoder_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;  // trace messages
+    if (warning_is_harmless(cinfo->err->msg_code)) {
+        cinfo->err->num_warnings++;
+        return;
+    }
+    decoder_error_exit(cinfo);
+}
+
+static void decoder_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+/// Most scans a progressive file may have: each costs a pass over every coefficient, so thousands of tiny scans
+/// in a small file would burn CPU for minutes (libjpeg-turbo 3 added the same guard to TurboJPEG).
+enum { MAX_SCANS = 1000 };
+
+static void decoder_progress(j_common_ptr common) {
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    if (cinfo->is_decompressor && cinfo->input_scan_number > MAX_SCANS) {
+        struct imago_jpeg_decoder *decoder = common->client_data;
+        snprintf(decoder->message, sizeof decoder->message, "more than %d scans", MAX_SCANS);
+        longjmp(decoder->jump, 1);
+    }
+}
+
+imago_jpeg_decoder *imago_jpeg_decoder_create(const uint8_t *data, size_t size) {
+    struct imago_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    decoder->data = data;
+    decoder->size = size;
+    decoder->cinfo.err = jpeg_std_error(&decoder->error);
+    decoder->error.error_exit = decoder_error_exit;
+    decoder->error.emit_message = decoder_emit_message;
+    decoder->error.output_message = decoder_output_message;
+    decoder->cinfo.client_data = decoder;
+    if (setjmp(decoder->jump)) {
+        imago_jpeg_decoder_destroy(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    decoder->progress.progress_monitor = decoder_progress;
+    decoder->cinfo.progress = &decoder->progress;
+    return decoder;
+}
+
+static imago_jpeg_color color_of(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return IMAGO_JPEG_GRAY;
+    case JCS_RGB:
+    case JCS_YCbCr: return IMAGO_JPEG_RGB;
+    case JCS_CMYK:
+    case JCS_YCCK: return IMAGO_JPEG_CMYK;
+    default: return IMAGO_JPEG_OTHER;
+    }
+}
+
+int imago_jpeg_decoder_read_header(imago_jpeg_decoder *decoder, imago_jpeg_header *header) {
+    if (decoder->size < 3 || decoder->data[0] != 0xFF || decoder->data[1] != 0xD8 || decoder->data[2] != 0xFF) {
+        snprintf(decoder->message, sizeof decoder->message, "not a JPEG signature");
+        return 1;
+    }
+    if (setjmp(decoder->jump)) return 1;
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    jpeg_mem_src(cinfo, decoder->data, (unsigned long)decoder->size);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+    memset(header, 0, sizeof *header);
+    header->width = cinfo->image_width;
+    header->height = cinfo->image_height;
+    header->components = cinfo->num_components;
+    header->color = color_of(cinfo->jpeg_color_space);
+    header->progressive = cinfo->progressive_mode;
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            header->exif = marker->data + 6;
+            header->exif_size = marker->data_length - 6;
+            break;
+        }
+    }
+    decoder->cmyk = header->color == IMAGO_JPEG_CMYK;
+    // Photoshop (Adobe APP14) writes CMYK inverted; Pillow and browsers read it so.
+    decoder->adobe_inverted = decoder->cmyk && cinfo->saw_Adobe_marker;
+    decoder->header_read = 1;
+    return 0;
+}
+
+int imago_jpeg_decoder_prepare(imago_jpeg_decoder *decoder, int scale_denominator, uint32_t *output_width,
+                               uint32_t *output_height) {
+    if (!decoder->header_read) {
+        snprintf(decoder->message, sizeof decoder->message, "header not read");
+        return 1;
+    }
+    if (setjmp(decoder->jump)) return 1;
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    if (cinfo->jpeg_color_space == JCS_UNKNOWN || color_of(cinfo->jpeg_color_space) == IMAGO_JPEG_OTHER) {
+        snprintf(decoder->message, sizeof decoder->message, "unsupported JPEG color space (%d components)",
+                 cinfo->num_components);
+        return 1;
+    }
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)(scale_denominator > 0 ? scale_denominator : 1);
+    // libjpeg-turbo writes RGBA itself (grey and YCbCr alike); CMYK comes out as 4 bytes a pixel, converted below.
+    cinfo->out_color_space = decoder->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_calc_output_dimensions(cinfo);
+    *output_width = cinfo->output_width;
+    *output_height = cinfo->output_height;
+    decoder->prepared = 1;
+    return 0;
+}
+
+/// (a * b) / 255, rounded as Pillow's MULDIV255 does.
+static inline int muldiv255(int a, int b) {
+    int t = a * b + 128;
+    return ((t >> 8) + t) >> 8;
+}
+
+/// CMYK (inverted when `inverted`) to RGBA in place, with Pillow's formula.
+static void cmyk_to_rgba(uint8_t *row, uint32_t width, int inverted) {
+    for (uint32_t x = 0; x < width; x++, row += 4) {
+        int c = inverted ? 255 - row[0] : row[0];
+        int m = inverted ? 255 - row[1] : row[1];
+        int y = inverted ? 255 - row[2] : row[2];
+        int k = inverted ? 255 - row[3] : row[3];
+        int nk = 255 - k;
+        int r = nk - muldiv255(c, nk), g = nk - muldiv255(m, nk), b = nk - muldiv255(y, nk);
+        row[0] = (uint8_t)(r < 0 ? 0 : r);
+        row[1] = (uint8_t)(g < 0 ? 0 : g);
+        row[2] = (uint8_t)(b < 0 ? 0 : b);
+        row[3] = 255;
+    }
+}
+
+int imago_jpeg_decoder_read_rgba(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row) {
+    if (!decoder->prepared) {
+        snprintf(decoder->message, sizeof decoder->message, "decoder not prepared");
+        return 1;
+    }
+    if (setjmp(decoder->jump)) return 1;
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    jpeg_start_decompress(cinfo);
+    if (cinfo->output_components != 4) {
+        snprintf(decoder->message, sizeof decoder->message, "unexpected %d output components", cinfo->output_components);
+        return 1;
+    }
+    // Scanlines land in the caller's buffer directly; a few rows at a time lets libjpeg skip its own copies.
+    JSAMPROW rows[16];
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JDIMENSION first = cinfo->output_scanline;
+        JDIMENSION count = cinfo->output_height - first;
+        if (count > 16) count = 16;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * bytes_per_row;
+        JDIMENSION read = jpeg_read_scanlines(cinfo, rows, count);
+        if (read == 0) {
+            snprintf(decoder->message, sizeof decoder->message, "no scanlines decoded");
+            return 1;
+        }
+        if (decoder->cmyk) {
+            for (JDIMENSION i = 0; i < read; i++) cmyk_to_rgba(rows[i], cinfo->output_width, decoder->adobe_inverted);
+        }
+    }
+    jpeg_finish_decompress(cinfo);
+    return 0;
+}
+
+const char *imago_jpeg_decoder_message(const imago_jpeg_decoder *decoder) { return decoder->message; }
+
+void imago_jpeg_decoder_destroy(imago_jpeg_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+// MARK: Encoding
+
+struct jpeg_encoder {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr error;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 32];
+    unsigned char *buffer;
+    unsigned long size;
+};
+
+static void encoder_error_exit(j_common_ptr cinfo) {
+    struct jpeg_encoder *encoder = cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, encoder->message);
+    longjmp(encoder->jump, 1);
+}
+
+int imago_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
+                      uint8_t **output, size_t *output_size, char *message, size_t message_size) {
+    struct jpeg_encoder *encoder = calloc(1, sizeof *encoder);
+    if (!encoder) {
+        snprintf(message, message_size, "out of memory");
+        return 1;
+    }
+    encoder->cinfo.err = jpeg_std_error(&encoder->error);
+    encoder->error.error_exit = encoder_error_exit;
+    encoder->error.output_message = decoder_output_message;
+    encoder->cinfo.client_data = encoder;
+    if (setjmp(encoder->jump)) {
+        snprintf(message, message_size, "%s", encoder->message);
+        jpeg_destroy_compress(&encoder->cinfo);
+        free(encoder->buffer);
+        free(encoder);
+        return 1;
+    }
+    jpeg_create_compress(&encoder->cinfo);
+    j_compress_ptr cinfo = &encoder->cinfo;
+    jpeg_mem_dest(cinfo, &encoder->buffer, &encoder->size);
+    cinfo->image_width = width;
+    cinfo->image_height = height;
+    cinfo->input_components = 4;
+    cinfo->in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    jpeg_start_compress(cinfo, TRUE);
+    JSAMPROW rows[16];
+    while (cinfo->next_scanline < height) {
+        JDIMENSION first = cinfo->next_scanline;
+        JDIMENSION count = height - first;
+        if (count > 16) count = 16;
+        for (JDIMENSION i = 0; i < count; i++) rows[i] = (JSAMPROW)(pixels + (size_t)(first + i) * bytes_per_row);
+        jpeg_write_scanlines(cinfo, rows, count);
+    }
+    jpeg_finish_compress(cinfo);
+    *output = encoder->buffer;
+    *output_size = encoder->size;
+    jpeg_destroy_compress(cinfo);
+    free(encoder);
+    return 0;
+}

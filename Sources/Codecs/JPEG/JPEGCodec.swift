@@ -1,0 +1,71 @@
+import CImagoShim
+import Foundation
+import ImagoCore
+
+/// JPEG over libjpeg-turbo: baseline, progressive, arithmetic, grey, CMYK and YCCK (Adobe-inverted CMYK
+/// as Photoshop writes it), decoded to RGBA8 by libjpeg-turbo itself straight into a pooled `Raster`.
+///
+/// - The EXIF orientation is read from the APP1 segment and reported, not applied.
+/// - With `DecodeOptions.targetSize`, the image is decoded at 1/2, 1/4 or 1/8 scale by libjpeg's DCT scaling
+///   when the result still covers the target; the resize processor does the rest.
+/// - Policy on bad data: libjpeg only warns about truncated or corrupt entropy data and pads the picture; here
+///   those warnings are failures ("Premature end of JPEG file", "premature end of data segment", bad Huffman
+///   codes, lost restart markers), so a partial image never passes for a good one. This is stricter than Pillow,
+///   which refuses only truncation. Warnings about structure that leave every coded coefficient decoded (stray
+///   bytes between markers, an odd progressive scan script, unknown JFIF or Adobe versions, a bad ICC marker)
+///   are tolerated.
+/// - Sniffing wants `FF D8 FF` (SOI and a marker), as Pillow does.
+/// - 12-bit and lossless JPEGs are refused: Debian 12's libjpeg-turbo 2.1.5 has no support for them.
+public struct JPEGCodec: ImageDecoder, ImageEncoder {
+    /// Whether a target size may reduce the decoded scale (DCT scaling).
+    public var scaledDecoding: Bool
+
+    /// Creates a codec.
+    public init(scaledDecoding: Bool = true) {
+        self.scaledDecoding = scaledDecoding
+    }
+
+    public var format: ImageFormat { .jpeg }
+    public var supportsAnimation: Bool { false }
+
+    /// SOI followed by the start of a marker.
+    public func canDecode(_ header: Data) -> Bool { header.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        try options.limits.check(byteCount: data.count)
+        return try data.withEncodedBytes(format: .jpeg) { bytes, count in
+            guard let decoder = imago_jpeg_decoder_create(bytes, count) else {
+                throw CodecFailure.decoding(.jpeg, "out of memory")
+            }
+            defer { imago_jpeg_decoder_destroy(decoder) }
+            func failure() -> ImagoError {
+                CodecFailure.decoding(.jpeg, CodecFailure.reason(imago_jpeg_decoder_message(decoder)))
+            }
+
+            var header = imago_jpeg_header()
+            guard imago_jpeg_decoder_read_header(decoder, &header) == 0 else { throw failure() }
+            let width = Int(header.width)
+            let height = Int(header.height)
+            // Checked at full size from SOF: progressive decoding holds full-size coefficients whatever the scale.
+            try options.limits.check(width: width, height: height, format: .jpeg)
+            let orientation = header.exif.flatMap {
+                EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size))
+            }
+
+            let denominator = scaledDecoding ? options.reductionDenominator(width: width, height: height) : 1
+            var outputWidth: UInt32 = 0
+            var outputHeight: UInt32 = 0
+            guard imago_jpeg_decoder_prepare(decoder, Int32(denominator), &outputWidth, &outputHeight) == 0 else {
+                throw failure()
+            }
+            let rowBytes = Int(outputWidth) * 4
+            let raster = try Raster(width: Int(outputWidth), height: Int(outputHeight)) { buffer in
+                let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                guard imago_jpeg_decoder_read_rgba(decoder, pixels, rowBytes) == 0 else { throw failure() }
+            }
+            return DecodedImage(
+                frames: [ImageFrame(raster: raster)], format: .jpeg, orientation: orientation ?? .up,
+                hasAlpha: false, encodedSize: data.count)
+        }
+    }
+}

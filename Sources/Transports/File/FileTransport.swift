@@ -1,0 +1,26 @@
+import Foundation
+import ImagoCore
+
+/// Reads `file` URLs (the loader turns plain paths into them), in chunks, cancellably.
+///
+/// Only regular files are read. With a root configured, a path that resolves outside it (through `..` or a
+/// symbolic link) is refused before it is opened. Reading is paced by the consumer: each chunk is read when the
+/// stream is asked for it, so a cancelled or abandoned fetch reads nothing more.
+public struct FileTransport: ImageTransport {
+    /// The settings this transport was made with.
+    public let configuration: Configuration
+
+    /// Creates a transport.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// `file`.
+    public var schemes: Set<String> { ["file"] }
+
+    /// Reads the file at `request.url`: `.response` with its size first, then its bytes in chunks.
+    public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        let reader = FileReader(url: request.url, configuration: configuration)
+        return AsyncThrowingStream(unfolding: { try reader.next() })
+    }
+}

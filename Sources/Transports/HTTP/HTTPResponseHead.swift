@@ -1,0 +1,75 @@
+import Foundation
+import ImagoCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What an HTTP response head tells: status and the metadata the caches and the retry policy use.
+struct HTTPResponseHead {
+    let statusCode: Int
+    let metadata: TransportMetadata
+
+    init(_ response: HTTPURLResponse, now: Date = Date()) {
+        statusCode = response.statusCode
+        let fields = Self.lowercasedFields(of: response)
+        // A compressed body's length is not the length of the bytes URLSession hands over after inflating it.
+        let encoding = fields["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased()
+        let isEncoded = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
+        let length = fields["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        metadata = TransportMetadata(
+            statusCode: response.statusCode,
+            expectedLength: isEncoded ? nil : length.flatMap { $0 >= 0 ? $0 : nil },
+            contentType: fields["content-type"],
+            etag: fields["etag"],
+            lastModified: fields["last-modified"],
+            cacheControl: fields["cache-control"],
+            expires: fields["expires"],
+            date: fields["date"],
+            retryAfter: fields["retry-after"].flatMap { Self.retryAfterSeconds($0, now: now) },
+            finalURL: response.url)
+    }
+
+    /// `404 Not Found`: the status with its standard phrase.
+    var statusReason: String {
+        let phrase = HTTPURLResponse.localizedString(forStatusCode: statusCode)
+        return phrase.isEmpty ? "HTTP status \(statusCode)" : "\(statusCode) \(phrase)"
+    }
+
+    /// The `Location` of a redirect, resolved against the response's URL.
+    static func locationURL(of response: HTTPURLResponse) -> URL? {
+        guard let location = lowercasedFields(of: response)["location"] else { return nil }
+        return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: response.url)?.absoluteURL
+    }
+
+    private static func lowercasedFields(of response: HTTPURLResponse) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String, let value = value as? String else { continue }
+            fields[name.lowercased()] = value
+        }
+        return fields
+    }
+
+    /// Seconds to wait from a `Retry-After` value: delay seconds, or an HTTP date (0 when already past).
+    static func retryAfterSeconds(_ value: String, now: Date = Date()) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+            return Double(text)
+        }
+        guard let date = httpDate(text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// Parses the three date forms HTTP allows (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime.
+    static func httpDate(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ImagoCore
+import ImagoTransports
+import Testing
+
+extension HTTPTransportTests {
+    @Test func idleTimeoutEndsAFetchTheServerNeverAnswers() async throws {
+        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.3))
+        let url = try loopback().url("/hang")
+        let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
+
+        let error = try #require(recording.imagoError)
+        #expect(error.kind == .timedOut)
+        #expect(error.reason == "timed out after 0.3 s waiting for a response")
+        #expect(error.source == url.absoluteString)
+        #expect(recording.events.isEmpty)
+    }
+
+    @Test func idleTimeoutEndsABodyThatStalls() async throws {
+        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.3))
+        let url = try loopback().url("/trickle?n=100&chunk=10&interval=2")
+        let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
+
+        #expect(recording.imagoError?.kind == .timedOut)
+        #expect(recording.imagoError?.reason == "timed out after 0.3 s waiting for data")
+        #expect(recording.body == expectedBody(10))
+    }
+
+    @Test func totalDeadlineEndsABodyThatKeepsTrickling() async throws {
+        // Every chunk comes well within the idle timeout, but the whole takes too long.
+        let transport = HTTPTransport(configuration: .init(idleTimeout: 5, totalDeadline: 0.4))
+        let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.05")
+        let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
+
+        #expect(recording.imagoError?.kind == .timedOut)
+        #expect(recording.imagoError?.reason == "timed out after 0.4 s (total deadline)")
+        #expect(recording.followsEventContract)
+        #expect(recording.body.count < 1000)
+    }
+
+    @Test func refusesADeclaredLengthOverTheCapBeforeTheBody() async throws {
+        let transport = HTTPTransport(configuration: .init(maxBytes: 1_000_000))
+        let url = try loopback().url("/huge")
+        let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
+
+        let error = try #require(recording.imagoError)
+        #expect(error.kind == .tooLarge)
+        #expect(error.reason == "too large: 1000000000000 bytes exceeds the limit of 1000000 bytes")
+        #expect(error.source == url.absoluteString)
+        #expect(recording.events.isEmpty)
+    }
+
+    @Test func cutsABodyThatGrowsPastTheCap() async throws {
+        let transport = HTTPTransport(configuration: .init(maxBytes: 50_000))
+        let url = try loopback().url("/chunked?n=200000&chunk=10000")
+        let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
+
+        #expect(recording.imagoError?.kind == .tooLarge)
+        #expect(recording.imagoError?.reason == "too large: more than 50000 bytes")
+        #expect(recording.body.count <= 50_000)
+        #expect(recording.body == expectedBody(recording.body.count))
+    }
+
+    @Test func failsATruncatedBody() async throws {
+        let url = try loopback().url("/cut?n=1000&send=100")
+        let recording = await TransportRecording.record(HTTPTransport().fetch(TransportRequest(url: url)))
+
+        let error = try #require(recording.imagoError)
+        #expect(error.kind == .transportFailed(status: nil))
+        #expect(error.reason.hasPrefix("truncated body: received"))
+        #expect(error.reason.hasSuffix("of 1000 bytes"))
+        #expect(recording.body.count <= 100)
+    }
+
+    @Test func cancellingTheConsumingTaskStopsTheTransferAtOnce() async throws {
+        let server = try loopback()
+        let id = UUID().uuidString
+        let url = server.url("/trickle?n=100000&chunk=100&interval=0.02&id=\(id)")
+        let transport = transport
+        let firstBytes = AsyncStream.makeStream(of: Void.self)
+        let proceed = AsyncStream.makeStream(of: Void.self)
+        let consumer = Task {
+            var chunks = 0
+            for try await event in transport.fetch(TransportRequest(url: url)) {
+                guard case .bytes = event else { continue }
+                chunks += 1
+                if chunks == 1 {
+                    firstBytes.continuation.yield()
+                    // Meanwhile more chunks arrive and wait in the stream; none may be delivered after the cancel.
+                    for await _ in proceed.stream { break }
+                }
+            }
+            return chunks
+        }
+        for await _ in firstBytes.stream { break }
+        try await Task.sleep(for: .milliseconds(100))
+        consumer.cancel()
+        proceed.continuation.yield()
+
+        #expect(try await consumer.value == 1)
+        // The server sees the connection go away: its next writes fail.
+        #expect(try await waitForDisconnect(id: id, on: server))
+    }
+
+    @Test func stoppingIterationCancelsTheTransfer() async throws {
+        let server = try loopback()
+        let id = UUID().uuidString
+        let url = server.url("/trickle?n=100000&chunk=100&interval=0.05&id=\(id)")
+        for try await event in transport.fetch(TransportRequest(url: url)) {
+            if case .bytes = event { break }
+        }
+        let disconnected = try await waitForDisconnect(id: id, on: server)
+        #expect(disconnected)
+    }
+
+    @Test func timeoutsAcceptFractionalSecondsBelowOne() async throws {
+        // URLSession on Linux would turn 0.5 s into 0 and fail at once; the transport must not.
+        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.5, totalDeadline: 0.9))
+        let url = try loopback().url("/bytes?n=1000&delay=0.1")
+        let fetched = try await transport.fetchAll(TransportRequest(url: url))
+        #expect(fetched.data == expectedBody(1000))
+    }
+
+    /// Polls the server until it records the disconnect of `id` (at most about 5 s).
+    private func waitForDisconnect(id: String, on server: LoopbackServer) async throws -> Bool {
+        for _ in 0..<100 {
+            if let events = try await server.events(id: id) { return events["disconnected"] as? Bool ?? false }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
