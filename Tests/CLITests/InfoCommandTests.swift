@@ -84,4 +84,16 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("\(path): png 16x8"))
     }
+
+    @Test func aHugeHeaderIsRefusedBeforeDecoding() throws {
+        let fixtures = try Fixtures()
+        // A GIF whose screen and only frame claim 60000x60000 pixels (3.6 gigapixels), with no pixel data.
+        var bytes: [UInt8] = Array("GIF89a".utf8) + [0x60, 0xEA, 0x60, 0xEA, 0x00, 0x00, 0x00]
+        bytes += [0x2C, 0x00, 0x00, 0x00, 0x00, 0x60, 0xEA, 0x60, 0xEA, 0x00, 0x02, 0x00, 0x3B]
+        let path = fixtures.path("bomb.gif")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try Imago.run(["info", path])
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["\(path): too large: 60000x60000 exceeds the 100 MP limit"])
+    }
 }
