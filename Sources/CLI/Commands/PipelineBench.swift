@@ -52,7 +52,7 @@ struct PipelineBench {
 
     init(files: [String], maxSize: Int?, cacheDirectory: String) throws {
         requests = try files.map { file in
-            var request = ImageRequest(url: try ImageRequest.url(from: file))
+            var request = ImageRequest(url: try BenchFileTransport.url(for: file))
             if let maxSize {
                 let box = PixelSize(width: maxSize, height: maxSize)
                 request.processors = [ResizeProcessor(size: box, mode: .fit)]
@@ -70,6 +70,7 @@ struct PipelineBench {
         -> ImageLoader
     {
         let registry = try factories.configured(by: configuration)
+        registry.register(BenchFileTransport())
         registry.countDecoders(with: decodes)
         return ImageLoader(registry: registry, settings: configuration.loader)
     }
