@@ -105,7 +105,15 @@ enum LoadCommand: Command {
 
     static func report(_ outcome: LoadOutcome, options: LoadOptions, progress: ProgressBar) {
         if let error = outcome.error { progress.printAbove { Console.report(error, source: outcome.source) } }
-        if options.json { Console.print(json(outcome).text) }
+        if options.json {
+            // When standard output is the same terminal as the bar, the line goes above the bar too.
+            let line = json(outcome).text
+            if Console.standardOutputIsTerminal {
+                progress.printAbove { Console.print(line) }
+            } else {
+                Console.print(line)
+            }
+        }
         progress.advance(failed: outcome.error != nil)
     }
 
