@@ -18,6 +18,18 @@ import Testing
         #expect(decoded.raster[0, 7] == RGBA(0, 0, 255))
     }
 
+    @Test func qualityChangesTheJPEGSize() throws {
+        let fixtures = try Fixtures()
+        let source = try fixtures.noisePNG(name: "noise.png")
+        let low = fixtures.path("low.jpg")
+        let high = fixtures.path("high.jpg")
+        #expect(try Imago.run(["convert", source, "-o", low, "--quality", "10"]).status == 0)
+        #expect(try Imago.run(["convert", source, "-o", high, "--quality", "95"]).status == 0)
+        let lowSize = try FileManager.default.attributesOfItem(atPath: low)[.size] as? Int ?? 0
+        let highSize = try FileManager.default.attributesOfItem(atPath: high)[.size] as? Int ?? 0
+        #expect(lowSize > 0 && lowSize < highSize)
+    }
+
     @Test func maxSizeFitsWithoutEnlarging() throws {
         let fixtures = try Fixtures()
         let source = try fixtures.redOverBluePNG(width: 16, height: 8)

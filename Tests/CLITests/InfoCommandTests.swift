@@ -39,6 +39,13 @@ import Testing
         #expect(zip(durations, [0.1, 0.2, 0.3]).allSatisfy { abs($0 - $1) < 0.011 })
     }
 
+    @Test func reportsAFiniteLoopCount() throws {
+        let fixtures = try Fixtures()
+        let path = try fixtures.animation(as: .gif, name: "twice.gif", loopCount: 2)
+        let line = try #require(try Imago.run(["info", "--json", path]).jsonLines().first)
+        #expect(line["loopCount"] as? Int == 2)
+    }
+
     @Test func reportsTheStoredSizeAndTheEXIFOrientation() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.orientedJPEG(name: "rotated.jpg", width: 12, height: 6, orientation: 6)

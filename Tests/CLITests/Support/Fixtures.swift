@@ -50,12 +50,12 @@ final class Fixtures {
     }
 
     /// A three-frame animation (red, green, blue; 0.1, 0.2, 0.3 s) looping forever, as `format`.
-    func animation(as format: ImageFormat, name: String) throws -> String {
+    func animation(as format: ImageFormat, name: String, loopCount: Int = 0) throws -> String {
         let colors = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)]
         let frames = try colors.enumerated().map { index, color in
             ImageFrame(raster: try Raster(width: 8, height: 6, fill: color), duration: Double(index + 1) / 10)
         }
-        let image = DecodedImage(frames: frames, loopCount: 0, format: format, hasAlpha: false)
+        let image = DecodedImage(frames: frames, loopCount: loopCount, format: format, hasAlpha: false)
         return try write(image, as: format, name: name, options: EncodeOptions(lossless: true, allFrames: true))
     }
 
@@ -99,5 +99,20 @@ final class Fixtures {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let decoder = registry.decoder(for: data) else { throw TestFailure("\(path) is not an image") }
         return try decoder.decode(data)
+    }
+
+    /// A noisy picture (deterministic), which compresses differently at different qualities.
+    func noisePNG(name: String, width: Int = 64, height: Int = 64) throws -> String {
+        var state: UInt32 = 12345
+        var pixels: [UInt8] = []
+        for _ in 0..<(width * height) {
+            for _ in 0..<3 {
+                state = state &* 1_103_515_245 &+ 12345
+                pixels.append(UInt8(truncatingIfNeeded: state >> 16))
+            }
+            pixels.append(255)
+        }
+        let raster = try Raster(width: width, height: height, pixels: pixels)
+        return try write(DecodedImage(raster: raster, format: .png), as: .png, name: name)
     }
 }
