@@ -124,7 +124,7 @@ import Testing
         let out = fixtures.path("out")
         let sources = [server.url("ok.png")] + (1...3).map { server.url("slow/ok.png?\($0)") }
         let result = try Imago.run(
-            ["load", "--no-cache", "--out", out, "--concurrency", "4"] + sources, interruptAfter: 1.5)
+            ["load", "--no-cache", "--out", out, "--concurrency", "4"] + sources, interruptAfter: 2)
         #expect(result.status == 130)
         #expect(result.stderr.contains("interrupted"))
         // The finished load was written whole; the cancelled ones left nothing, not even temporary files.
