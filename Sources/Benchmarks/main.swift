@@ -8,6 +8,11 @@ let cases: [() throws -> BenchmarkCase] = [
     JPEGDecodeBenchmark.make,
     JPEGScaledDecodeBenchmark.make,
     PNGDecodeBenchmark.make,
+    GIFDecodeBenchmark.make,
+    WebPDecodeBenchmark.make,
+    WebPDecodeBenchmark.makeScaled,
+    LoaderBatchBenchmark.make,
+    LoaderMemoryHitBenchmark.make,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))

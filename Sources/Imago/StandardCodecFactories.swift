@@ -3,6 +3,7 @@ extension PluginRegistry {
     /// Registers the built-in codec factories.
     func registerStandardCodecFactories() {
         registerPNGAndJPEGFactories()
+        registerGIFAndWebPFactories()
     }
 
     /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may

@@ -1,0 +1,97 @@
+import CWebP
+import Foundation
+import ImagoCore
+
+/// WebP over libwebp: lossy, lossless and alpha stills, animations composited through `WebPAnimDecoder`, scaled
+/// decoding for thumbnails, and lossy, lossless or animated encoding.
+///
+/// Conventions: `loopCount` is the ANIM chunk's loop count (0 forever, n plays); durations are what browsers
+/// show (frames of 10 ms or less play for 0.1 s, as for GIF); still images report 0 for both.
+public struct WebPCodec: ImageDecoder, ImageEncoder {
+    /// `.webp`.
+    public var format: ImageFormat { .webp }
+    /// WebP holds animations.
+    public var supportsAnimation: Bool { true }
+
+    /// Whether a target size may make libwebp decode a still image at reduced scale (on by default).
+    public var scaledDecoding: Bool
+
+    /// Creates the codec.
+    public init(scaledDecoding: Bool = true) {
+        self.scaledDecoding = scaledDecoding
+    }
+
+    /// Whether `header` starts with `RIFF`, four size bytes and `WEBP`.
+    public func canDecode(_ header: Data) -> Bool {
+        WebPCodec.hasSignature(header)
+    }
+
+    static func hasSignature(_ data: Data) -> Bool {
+        guard data.count >= 12 else { return false }
+        let start = data.startIndex
+        return data[start..<start + 4].elementsEqual("RIFF".utf8)
+            && data[start + 8..<start + 12].elementsEqual("WEBP".utf8)
+    }
+
+    /// Decodes a still image (scaled down when `options.targetSize` allows) or every frame of an animation (the
+    /// first only when `options.frames` is `.first`), checking the limits from the header first.
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        try options.limits.check(byteCount: data.count)
+        guard WebPCodec.hasSignature(data) else {
+            throw WebPErrors.decoding("not a WebP file (no RIFF/WEBP signature)")
+        }
+        return try data.withUnsafeBytes { bytes in
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(bytes.baseAddress, bytes.count, &features)
+            guard status == VP8_STATUS_OK else { throw WebPErrors.decoding("cannot read the header", status: status) }
+            let width = Int(features.width)
+            let height = Int(features.height)
+            try options.limits.check(width: width, height: height, format: .webp)
+            var image =
+                features.has_animation != 0
+                ? try WebPCodec.decodeAnimation(bytes, options: options)
+                : try WebPCodec.decodeStill(
+                    bytes, features: features, options: options, scaled: scaledDecoding)
+            image.hasAlpha = features.has_alpha != 0
+            image.orientation = WebPCodec.orientation(bytes)
+            return image
+        }
+    }
+
+    /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`.
+    public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
+        if options.allFrames, image.frames.count > 1 {
+            return try WebPCodec.encodeAnimation(image, options: options)
+        }
+        return try WebPCodec.encodeStill(image.raster, options: options)
+    }
+
+    /// What browsers show for a frame of `milliseconds`: 10 ms or less plays for 0.1 s.
+    static func displayDuration(milliseconds: Int) -> Double {
+        milliseconds <= 10 ? 0.1 : Double(milliseconds) / 1000
+    }
+}
+
+/// Errors with libwebp's reason.
+enum WebPErrors {
+    static func decoding(_ what: String, status: VP8StatusCode? = nil) -> ImagoError {
+        ImagoError(.decodingFailed(format: .webp), "WebP: " + what + (status.map { ": " + message($0) } ?? ""))
+    }
+
+    static func encoding(_ what: String) -> ImagoError {
+        ImagoError(.encodingFailed(format: .webp), "WebP: " + what)
+    }
+
+    static func message(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "bitstream error"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
+        case VP8_STATUS_SUSPENDED: "suspended"
+        case VP8_STATUS_USER_ABORT: "aborted"
+        case VP8_STATUS_NOT_ENOUGH_DATA: "not enough data (truncated file)"
+        default: "status \(status.rawValue)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Bytes fetched for a source, from the disk cache or a transport.
+struct FetchedBytes: Sendable {
+    var data: Data
+    var origin: ImageOrigin
+    var attempts: Int
+    var fetchDuration: Double
+}
+
+/// A decoded (and maybe processed) image with how it was obtained.
+struct LoadedImage: Sendable {
+    var image: DecodedImage
+    var origin: ImageOrigin
+    var attempts: Int
+    var fetchDuration: Double
+    var decodeDuration: Double
+    var byteCount: Int
+
+    func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
+        ImageResponse(
+            image: image, request: request, origin: origin, attempts: attempts,
+            metrics: LoadMetrics(
+                totalDuration: totalDuration, fetchDuration: fetchDuration, decodeDuration: decodeDuration,
+                byteCount: byteCount))
+    }
+}
+
+/// Requests that share a fetch: same source, same headers, same use of the disk cache.
+struct FetchWorkKey: Hashable, Sendable {
+    var source: String
+    var headers: [String: String]
+    var readsDisk: Bool
+    var writesDisk: Bool
+
+    init(_ request: ImageRequest) {
+        source = request.sourceString
+        headers = request.headers
+        readsDisk = request.cachePolicy.contains(.readDisk)
+        writesDisk = request.cachePolicy.contains(.writeDisk)
+    }
+}
+
+/// Requests that share a decode: the same fetch, decoded the same way.
+struct DecodeWorkKey: Hashable, Sendable {
+    var fetch: FetchWorkKey
+    var options: DecodeOptions
+    var appliesOrientation: Bool
+    var scale: Double
+
+    init(_ request: ImageRequest) {
+        fetch = FetchWorkKey(request)
+        options = request.effectiveDecodeOptions
+        appliesOrientation = request.appliesOrientation
+        scale = request.scale
+    }
+}
+
+/// Identical requests: they share everything, processing included.
+struct ImageWorkKey: Hashable, Sendable {
+    var decode: DecodeWorkKey
+    var imageKey: CacheKey
+    var cachePolicy: Int
+
+    init(_ request: ImageRequest) {
+        decode = DecodeWorkKey(request)
+        imageKey = request.imageCacheKey
+        cachePolicy = request.cachePolicy.rawValue
+    }
+}
+
+extension ImageRequest {
+    /// The decode options used: the request's, plus a target size taken from a leading `ResizeProcessor` when the
+    /// request gives none, so JPEG and WebP can decode at a reduced scale before the resize.
+    ///
+    /// The derived target is a square of the resize's larger side under `fill`: the reduced image then covers
+    /// the resize whatever the EXIF orientation turns out to be, so the result is as sharp as without it.
+    var effectiveDecodeOptions: DecodeOptions {
+        var options = decodeOptions
+        if options.targetSize == nil, let resize = processors.first as? ResizeProcessor {
+            let side = Swift.max(resize.size.width, resize.size.height)
+            options.targetSize = PixelSize(width: side, height: side)
+            options.contentMode = .fill
+        }
+        return options
+    }
+}

@@ -1,0 +1,155 @@
+import Observation
+import Synchronization
+
+/// The observable state of one image view: give it a request, call `load()` when the view appears, and watch
+/// `phase` (with `transaction` for how to animate each change).
+///
+/// Changing `request` cancels the load in flight, resets the phase, and loads the new one if `load()` was called
+/// (and not `cancel()`); dropping the model cancels its load. Phase changes run the `hooks` in order, then are
+/// committed together with their transaction, then reach the observers added with `onPhaseChange`, exactly once
+/// each and in order.
+@MainActor
+@Observable
+public final class ImageModel {
+    /// The current phase.
+    public private(set) var phase: ImagePhase = .empty
+    /// The transaction of the last phase change.
+    public private(set) var transaction = ImageTransaction()
+    /// Bytes received and expected while loading.
+    public private(set) var progress: FetchProgress?
+    /// Whether a load is in flight.
+    public private(set) var isLoading = false
+
+    /// The image to show; setting another cancels the load in flight and resets the phase to `empty`.
+    public var request: ImageRequest? {
+        didSet { requestDidChange() }
+    }
+    /// The transition asked for when an image or failure arrives (hooks may change it).
+    @ObservationIgnored public var transition: ImageTransaction.Transition = .crossfade(duration: 0.25)
+
+    /// The hooks run before each phase change, in order.
+    public var hooks: [ImagePhaseHook] {
+        get { delivery.hooks }
+        set { delivery.hooks = newValue }
+    }
+
+    @ObservationIgnored public let loader: ImageLoader
+    @ObservationIgnored private var delivery: ImagePhaseDelivery!
+    @ObservationIgnored private let inFlight = InFlightLoad()
+    /// Bumped for every new load, so late results of a replaced load are dropped.
+    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private var wantsImage = false
+    /// Whether the current request's image was delivered (the phase itself may lag during a delivery).
+    @ObservationIgnored private var hasImage = false
+
+    /// Creates a model; the built-in hook turns animations off for memory-cache hits.
+    public init(
+        loader: ImageLoader, request: ImageRequest? = nil, hooks: [ImagePhaseHook] = [.noAnimationForMemoryHits]
+    ) {
+        self.loader = loader
+        self.request = request
+        self.delivery = ImagePhaseDelivery(hooks: hooks) { [unowned self] phase, transaction in
+            self.phase = phase
+            self.transaction = transaction
+        }
+    }
+
+    deinit { inFlight.cancel() }
+
+    /// Adds an observer called after each committed phase change, with its transaction.
+    public func onPhaseChange(_ observer: @escaping @MainActor (ImagePhase, ImageTransaction) -> Void) {
+        delivery.observe(observer)
+    }
+
+    /// Starts loading unless the image is loaded or loading. A memory-cache hit is delivered before it returns.
+    public func load() {
+        wantsImage = true
+        guard let request, !isLoading, !hasImage else { return }
+        generation += 1
+        let current = generation
+        if let response = loader.cachedResponse(for: request) {
+            return deliver(.success(response), scale: request.scale)
+        }
+        isLoading = true
+        progress = nil
+        let loader = self.loader
+        let owner = WeakModel(self)
+        let task = Task {
+            let result: Result<ImageResponse, ImagoError>
+            do {
+                result = .success(
+                    try await loader.image(for: request) { progress in
+                        Task { @MainActor in owner.model?.update(progress, generation: current) }
+                    })
+            } catch {
+                result = .failure(ImagoError.wrapping(error, source: request.sourceString))
+            }
+            owner.model?.finish(result, generation: current, scale: request.scale)
+        }
+        inFlight.replace(with: task)
+    }
+
+    /// Cancels the load in flight; the phase stays as it is.
+    public func cancel() {
+        wantsImage = false
+        generation += 1
+        isLoading = false
+        inFlight.cancel()
+    }
+
+    private func update(_ progress: FetchProgress, generation: Int) {
+        guard generation == self.generation, isLoading else { return }
+        self.progress = progress
+    }
+
+    private func finish(_ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double) {
+        guard generation == self.generation else { return }
+        isLoading = false
+        switch result {
+        case .success(let response): deliver(.success(response), scale: scale)
+        case .failure(let error) where error.kind == .cancelled: return
+        case .failure(let error): deliver(.failure(error), scale: scale)
+        }
+    }
+
+    private func deliver(_ phase: ImagePhase, scale: Double) {
+        if phase.response != nil { hasImage = true }
+        let transaction = ImageTransaction(transition: transition, origin: phase.origin, scale: scale)
+        delivery.send(phase, transaction)
+    }
+
+    private func requestDidChange() {
+        guard delivery != nil else { return }
+        let reload = wantsImage
+        cancel()
+        hasImage = false
+        progress = nil
+        if !phase.isEmpty { delivery.send(.empty, ImageTransaction(scale: request?.scale ?? 1)) }
+        if reload { load() }
+    }
+}
+
+/// A weak reference the load's task holds, so a dropped model is freed (and its load cancelled).
+@MainActor
+private final class WeakModel {
+    weak var model: ImageModel?
+    init(_ model: ImageModel) { self.model = model }
+}
+
+/// The task of the load in flight, reachable from `deinit` (which is not isolated to the main actor).
+private final class InFlightLoad: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func replace(with newTask: Task<Void, Never>) {
+        task.withLock { $0 }?.cancel()
+        task.withLock { $0 = newTask }
+    }
+
+    func cancel() {
+        let old = task.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        old?.cancel()
+    }
+}

@@ -1,0 +1,97 @@
+/// Resizes every frame to a target size: `fit` scales inside it keeping the aspect ratio, `fill` covers it and
+/// crops the centre to exactly the target. Resampling is done in premultiplied alpha, so edges stay clean.
+public struct ResizeProcessor: ImageProcessor {
+    /// The target size, in pixels.
+    public var size: PixelSize
+    /// How the image is fitted into the size (`mode:` in the initialisers).
+    public var contentMode: ContentMode
+    /// Whether an image smaller than the target is enlarged (off by default: it is kept as it is, and `fill`
+    /// only crops it to the target's aspect ratio).
+    public var upscale: Bool
+    /// The resampling filter.
+    public var filter: ResizeFilter
+
+    /// Creates a resize to `size`.
+    public init(
+        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
+    ) {
+        self.size = size
+        self.contentMode = mode
+        self.upscale = upscale
+        self.filter = filter
+    }
+
+    /// Creates a resize to `width` × `height`.
+    public init(
+        width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
+        filter: ResizeFilter = .catmullRom
+    ) {
+        self.init(
+            size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
+    }
+
+    public var identifier: String {
+        "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue))"
+    }
+
+    public func process(_ image: DecodedImage) throws -> DecodedImage {
+        guard size.width > 0, size.height > 0 else {
+            throw ImagoError(.processingFailed, "resize to an empty size \(size)")
+        }
+        let plan = self.plan(width: image.width, height: image.height)
+        guard !plan.isIdentity else { return image }
+        var result = image
+        result.frames = try image.frames.map { frame in
+            let raster = frame.raster
+            let resized = try raster.resampled(
+                sourceRect: plan.sourceRect, outputWidth: plan.outputWidth, outputHeight: plan.outputHeight,
+                filter: filter)
+            return ImageFrame(raster: resized, duration: frame.duration)
+        }
+        return result
+    }
+
+    /// What part of a `width` × `height` image maps to what output size.
+    struct Plan {
+        var sourceRect: (x: Double, y: Double, width: Double, height: Double)
+        var outputWidth: Int
+        var outputHeight: Int
+        var isIdentity: Bool
+    }
+
+    func plan(width: Int, height: Int) -> Plan {
+        let w = Double(width)
+        let h = Double(height)
+        let tw = Double(size.width)
+        let th = Double(size.height)
+        var rect = (x: 0.0, y: 0.0, width: w, height: h)
+        let outputWidth: Int
+        let outputHeight: Int
+        switch contentMode {
+        case .fit:
+            var scale = min(tw / w, th / h)
+            if !upscale { scale = min(scale, 1) }
+            outputWidth = max(1, Int((w * scale).rounded()))
+            outputHeight = max(1, Int((h * scale).rounded()))
+        case .fill:
+            var scale = max(tw / w, th / h)
+            if !upscale && scale > 1 {
+                // Too small to fill: keep the pixels and only crop to the target's aspect ratio.
+                let shrink = min(w / tw, h / th)
+                outputWidth = max(1, min(width, Int((tw * shrink).rounded())))
+                outputHeight = max(1, min(height, Int((th * shrink).rounded())))
+                scale = 1
+            } else {
+                outputWidth = size.width
+                outputHeight = size.height
+            }
+            // Keep the centre: the source span is the output size seen at the scale.
+            rect.width = min(w, Double(outputWidth) / scale)
+            rect.height = min(h, Double(outputHeight) / scale)
+            rect.x = (w - rect.width) / 2
+            rect.y = (h - rect.height) / 2
+        }
+        let identity = outputWidth == width && outputHeight == height && rect.x == 0 && rect.y == 0
+        return Plan(sourceRect: rect, outputWidth: outputWidth, outputHeight: outputHeight, isIdentity: identity)
+    }
+}

@@ -1,0 +1,13 @@
+/// The GIF and WebP codec factories.
+extension PluginRegistry {
+    /// `gif` (no settings) and `webp` (setting `scaledDecoding`: whether a target size may make libwebp decode a
+    /// still image at reduced scale).
+    func registerGIFAndWebPFactories() {
+        registerFactory(PluginFactory<Codec>(name: "gif") { _ in Codec(decoder: GIFCodec(), encoder: GIFCodec()) })
+        registerFactory(
+            PluginFactory<Codec>(name: "webp", defaultSettings: .object(["scaledDecoding": .bool(true)])) { reader in
+                let codec = WebPCodec(scaledDecoding: try reader.bool("scaledDecoding", default: true))
+                return Codec(decoder: codec, encoder: codec)
+            })
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A loopback HTTP server (Python 3) serving the files of one folder, for the loader's end-to-end tests.
+///
+/// `/img/NAME` serves NAME from the folder; query `etag` sets an ETag (and answers 304 to a matching
+/// If-None-Match), `cc` a Cache-Control, `fail` answers 503 (Retry-After: 0) to the first `fail` requests of its
+/// `key`. `/count?key=K` says how many requests `key` (default: the path) has seen. The server exits when its
+/// stdin closes, so it cannot outlive the tests.
+final class ImageFolderServer: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+    private let stdin: Pipe
+
+    init(folder: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", Self.script, folder.path]
+        stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown)
+        }
+        self.port = port
+    }
+
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    func url(_ pathAndQuery: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")! }
+
+    /// Requests the server has seen for `key`.
+    func count(_ key: String) async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: url("/count?key=\(key)"))
+        return Int(String(decoding: data, as: UTF8.self)) ?? -1
+    }
+
+    static let script = #"""
+        import os, sys, threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlparse, parse_qs
+
+        root = sys.argv[1]
+        counts = {}
+        lock = threading.Lock()
+
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def send(self, status, body, headers):
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                url = urlparse(self.path)
+                query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+                if url.path == "/count":
+                    with lock:
+                        n = counts.get(query.get("key", ""), 0)
+                    return self.send(200, str(n).encode(), {})
+                key = query.get("key", url.path)
+                with lock:
+                    counts[key] = counts.get(key, 0) + 1
+                    n = counts[key]
+                if n <= int(query.get("fail", "0")):
+                    return self.send(503, b"busy", {"Retry-After": "0"})
+                etag = query.get("etag")
+                if etag and self.headers.get("If-None-Match") == etag:
+                    return self.send(304, b"", {"ETag": etag, "Cache-Control": query.get("cc", "no-cache")})
+                path = os.path.join(root, os.path.basename(url.path))
+                if not os.path.isfile(path):
+                    return self.send(404, b"not found", {})
+                with open(path, "rb") as f:
+                    body = f.read()
+                headers = {"Content-Type": "application/octet-stream"}
+                if etag:
+                    headers["ETag"] = etag
+                if "cc" in query:
+                    headers["Cache-Control"] = query["cc"]
+                self.send(200, body, headers)
+
+
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 128
+            daemon_threads = True
+
+
+        server = Server(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        sys.stdin.read()
+        """#
+}
