@@ -26,6 +26,16 @@ import Testing
         #expect(try result.jsonLines().first?["ok"] as? Bool == true)
     }
 
+    @Test func aConfigurationWithoutAMemoryCacheIsHonoured() throws {
+        let fixtures = try Fixtures()
+        let config = fixtures.path("no-memory.json")
+        try Data(#"{"imageCache": null, "dataCache": null}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let image = try fixtures.redOverBluePNG()
+        let result = try Imago.run(["load", "--config", config, "--json", image, image])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.jsonLines().compactMap { $0["cache"] as? String } == ["network", "network"])
+    }
+
     @Test func aBadConfigurationNamesTheKeyAndExits1() throws {
         let fixtures = try Fixtures()
         let config = fixtures.path("bad.json")

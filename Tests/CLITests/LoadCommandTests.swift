@@ -96,6 +96,18 @@ import Testing
         #expect(try fixtures.decode(out + "/anim.webp").frames.count == 3)
     }
 
+    @Test func retriesCountAttempts() throws {
+        let fixtures = try Fixtures()
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let failing = server.url("fail/a.png")
+        let result = try Imago.run(["load", "--json", "--no-cache", "--retries", "1", failing])
+        #expect(result.status == 1)
+        let line = try #require(try result.jsonLines().first)
+        #expect(line["attempts"] as? Int == 2)
+        #expect((line["error"] as? [String: Any])?["message"] as? String == "503 Service Unavailable")
+        #expect(result.errorLines == ["\(failing): 503 Service Unavailable"])
+    }
+
     @Test func aSlowSourceTimesOut() throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "ok.png")

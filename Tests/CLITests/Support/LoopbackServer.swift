@@ -1,7 +1,7 @@
 import Foundation
 
 /// A real HTTP server on 127.0.0.1 (Python 3), serving a folder: files are 200, missing ones 404,
-/// `/slow/NAME` answers NAME after 3 seconds, `/count` reports how many requests it served.
+/// `/slow/NAME` answers NAME after 3 seconds, `/fail/…` is 503, `/count` reports how many requests it served.
 final class LoopbackServer {
     let process = Process()
     let port: Int
@@ -21,6 +21,8 @@ final class LoopbackServer {
                     path = self.path.split('?')[0]
                     if path == '/count':
                         return self.send(200, str(served[0]).encode(), 'text/plain')
+                    if path.startswith('/fail/'):
+                        return self.send(503, b'try later', 'text/plain')
                     if path.startswith('/slow/'):
                         time.sleep(3)
                         path = path[5:]
