@@ -4,7 +4,7 @@ import Testing
 /// The table-driven parser, seen from outside: help, usage errors and their exit status.
 @Suite struct ArgumentParserTests {
     @Test func topLevelHelpListsEveryCommand() throws {
-        let result = try Imago.run(["--help"])
+        let result = try ImagoTool.run(["--help"])
         #expect(result.status == 0)
         for command in [
             "info", "convert", "load", "show", "sheet", "cache", "config", "bench decode", "bench pipeline",
@@ -15,14 +15,14 @@ import Testing
 
     @Test(arguments: ["info", "convert", "load", "show", "sheet", "cache", "config", "bench decode", "bench pipeline"])
     func everyCommandHasHelp(command: String) throws {
-        let result = try Imago.run(command.split(separator: " ").map(String.init) + ["--help"])
+        let result = try ImagoTool.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("usage: imago \(command) "))
         #expect(result.stdout.contains("--help"))
     }
 
     @Test func unknownFlagPrintsUsageAndExits2() throws {
-        let result = try Imago.run(["info", "--bogus", "x.png"])
+        let result = try ImagoTool.run(["info", "--bogus", "x.png"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("unknown option --bogus"))
@@ -46,7 +46,7 @@ import Testing
         [],
     ])
     func badCommandLinesExit2(arguments: [String]) throws {
-        let result = try Imago.run(arguments)
+        let result = try ImagoTool.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("usage: imago"))
     }
@@ -54,7 +54,7 @@ import Testing
     @Test func flagsTakeInlineValuesAndStopAtDoubleDash() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG(name: "-dash.png")
-        let result = try Imago.run(["info", "--json", "--", path])
+        let result = try ImagoTool.run(["info", "--json", "--", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().first?["width"] as? Int == 16)
     }

@@ -5,7 +5,7 @@ import Testing
     @Test func benchDecodePrintsMedianAndMinimum() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
-        let result = try Imago.run(["bench", "decode", path, "--iterations", "3", "--json"])
+        let result = try ImagoTool.run(["bench", "decode", path, "--iterations", "3", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try result.jsonLines().first)
         #expect(Set(json.keys) == ["median_ms", "min_ms"])
@@ -18,7 +18,7 @@ import Testing
         let fixtures = try Fixtures()
         let first = try fixtures.redOverBluePNG(name: "a.png", width: 64, height: 64)
         let second = try fixtures.animation(as: .gif, name: "b.gif")
-        let result = try Imago.run([
+        let result = try ImagoTool.run([
             "bench", "pipeline", first, second, "--requests", "50", "--fan-in", "8", "--max-size", "32", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func benchDecodeOfAMissingFileFails() throws {
-        let result = try Imago.run(["bench", "decode", "/nonexistent/imago.png"])
+        let result = try ImagoTool.run(["bench", "decode", "/nonexistent/imago.png"])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("/nonexistent/imago.png: ") == true)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ConfigCommandTests {
     @Test func printsTheDefaultConfigurationAsJSON() throws {
-        let result = try Imago.run(["config", "--print-default"])
+        let result = try ImagoTool.run(["config", "--print-default"])
         #expect(result.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let transports = (json?["transports"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
@@ -17,11 +17,11 @@ import Testing
 
     @Test func theDefaultRoundTripsThroughLoadConfig() throws {
         let fixtures = try Fixtures()
-        let printed = try Imago.run(["config", "--print-default"])
+        let printed = try ImagoTool.run(["config", "--print-default"])
         let config = fixtures.path("imago.json")
         try Data(printed.stdout.utf8).write(to: URL(fileURLWithPath: config))
         let image = try fixtures.redOverBluePNG()
-        let result = try Imago.run(["load", "--config", config, "--no-cache", "--json", image])
+        let result = try ImagoTool.run(["load", "--config", config, "--no-cache", "--json", image])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().first?["ok"] as? Bool == true)
     }
@@ -31,7 +31,7 @@ import Testing
         let config = fixtures.path("no-memory.json")
         try Data(#"{"imageCache": null, "dataCache": null}"#.utf8).write(to: URL(fileURLWithPath: config))
         let image = try fixtures.redOverBluePNG()
-        let result = try Imago.run(["load", "--config", config, "--json", image, image])
+        let result = try ImagoTool.run(["load", "--config", config, "--json", image, image])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().compactMap { $0["cache"] as? String } == ["network", "network"])
     }
@@ -40,7 +40,7 @@ import Testing
         let fixtures = try Fixtures()
         let config = fixtures.path("bad.json")
         try Data(#"{"loader": {"maxConcurrentLods": 4}}"#.utf8).write(to: URL(fileURLWithPath: config))
-        let result = try Imago.run(["load", "--config", config, try fixtures.redOverBluePNG()])
+        let result = try ImagoTool.run(["load", "--config", config, try fixtures.redOverBluePNG()])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.stderr.contains("loader.maxConcurrentLods"))

@@ -6,7 +6,7 @@ import Testing
     @Test func describesAStillPNGWithTheContractKeys() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG(width: 16, height: 8)
-        let result = try Imago.run(["info", "--json", path])
+        let result = try ImagoTool.run(["info", "--json", path])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let line = try #require(try result.jsonLines().first)
@@ -30,7 +30,7 @@ import Testing
     @Test func describesAnAnimatedGIF() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.animation(as: .gif, name: "anim.gif")
-        let line = try #require(try Imago.run(["info", "--json", path]).jsonLines().first)
+        let line = try #require(try ImagoTool.run(["info", "--json", path]).jsonLines().first)
         #expect(line["format"] as? String == "gif")
         #expect(line["frames"] as? Int == 3)
         #expect(line["loopCount"] as? Int == 0)
@@ -42,14 +42,14 @@ import Testing
     @Test func reportsAFiniteLoopCount() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.animation(as: .gif, name: "twice.gif", loopCount: 2)
-        let line = try #require(try Imago.run(["info", "--json", path]).jsonLines().first)
+        let line = try #require(try ImagoTool.run(["info", "--json", path]).jsonLines().first)
         #expect(line["loopCount"] as? Int == 2)
     }
 
     @Test func reportsTheStoredSizeAndTheEXIFOrientation() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.orientedJPEG(name: "rotated.jpg", width: 12, height: 6, orientation: 6)
-        let line = try #require(try Imago.run(["info", "--json", path]).jsonLines().first)
+        let line = try #require(try ImagoTool.run(["info", "--json", path]).jsonLines().first)
         #expect(line["format"] as? String == "jpeg")
         #expect(line["width"] as? Int == 12)
         #expect(line["height"] as? Int == 6)
@@ -60,7 +60,7 @@ import Testing
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
         let uri = "data:image/png;base64," + (try Data(contentsOf: URL(fileURLWithPath: path))).base64EncodedString()
-        let result = try Imago.run(["info", "--json", uri])
+        let result = try ImagoTool.run(["info", "--json", uri])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().first?["format"] as? String == "png")
     }
@@ -70,7 +70,7 @@ import Testing
         let good = try fixtures.redOverBluePNG()
         let text = try fixtures.notAnImage()
         let missing = fixtures.path("missing.png")
-        let result = try Imago.run(["info", "--json", good, text, missing])
+        let result = try ImagoTool.run(["info", "--json", good, text, missing])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 2, "\(result.stderr)")
         #expect(result.errorLines.first == "\(text): not an image: unknown format")
@@ -87,7 +87,7 @@ import Testing
     @Test func textOutputNamesEachSource() throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
-        let result = try Imago.run(["info", path])
+        let result = try ImagoTool.run(["info", path])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("\(path): png 16x8"))
     }
@@ -99,7 +99,7 @@ import Testing
         bytes += [0x2C, 0x00, 0x00, 0x00, 0x00, 0x60, 0xEA, 0x60, 0xEA, 0x00, 0x02, 0x00, 0x3B]
         let path = fixtures.path("bomb.gif")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let result = try Imago.run(["info", path])
+        let result = try ImagoTool.run(["info", path])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(path): too large: 60000x60000 exceeds the 100 MP limit"])
     }

@@ -13,7 +13,7 @@ import Testing
         let missing = server.url("missing.png")
         let injected = server.url("ok.png") + "\r\nX-Injected: 1"
         let cacheDir = fixtures.path("cache")
-        let result = try Imago.run(["load", "--json", "--cache-dir", cacheDir, good, missing, injected])
+        let result = try ImagoTool.run(["load", "--json", "--cache-dir", cacheDir, good, missing, injected])
         #expect(result.status == 1)
         let lines = try result.jsonLines()
         #expect(lines.count == 3)
@@ -51,7 +51,7 @@ import Testing
         try fixtures.redOverBluePNG(name: "ok.png")
         let server = try LoopbackServer(serving: fixtures.folder)
         let url = server.url("ok.png")
-        let result = try Imago.run(["load", "--json", "--cache-dir", fixtures.path("cache"), url, url])
+        let result = try ImagoTool.run(["load", "--json", "--cache-dir", fixtures.path("cache"), url, url])
         #expect(result.status == 0, "\(result.stderr)")
         let caches = try result.jsonLines().compactMap { $0["cache"] as? String }
         #expect(caches.sorted() == ["memory", "network"])
@@ -65,14 +65,14 @@ import Testing
         let server = try LoopbackServer(serving: fixtures.folder)
         let url = server.url("ok.png")
         let cacheDir = fixtures.path("cache")
-        let first = try Imago.run(["load", "--json", "--cache-dir", cacheDir, url])
+        let first = try ImagoTool.run(["load", "--json", "--cache-dir", cacheDir, url])
         #expect(try first.jsonLines().first?["cache"] as? String == "network")
-        let second = try Imago.run(["load", "--json", "--cache-dir", cacheDir, url])
+        let second = try ImagoTool.run(["load", "--json", "--cache-dir", cacheDir, url])
         #expect(try second.jsonLines().first?["cache"] as? String == "disk")
         #expect(try second.jsonLines().first?["attempts"] as? Int == 0)
-        let uncached = try Imago.run(["load", "--json", "--no-cache", url])
+        let uncached = try ImagoTool.run(["load", "--json", "--no-cache", url])
         #expect(try uncached.jsonLines().first?["cache"] as? String == "network")
-        let stats = try Imago.run(["cache", "stats", "--cache-dir", cacheDir])
+        let stats = try ImagoTool.run(["cache", "stats", "--cache-dir", cacheDir])
         #expect(stats.stdout.contains("entries: 1"))
     }
 
@@ -82,7 +82,7 @@ import Testing
         let gif = try fixtures.animation(as: .gif, name: "anim.gif")
         let uri = "data:image/png;base64," + (try Data(contentsOf: URL(fileURLWithPath: png))).base64EncodedString()
         let out = fixtures.path("out")
-        let result = try Imago.run([
+        let result = try ImagoTool.run([
             "load", png, gif, uri, "--out", out, "--format", "webp", "--max-size", "10", "--no-cache", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -100,7 +100,7 @@ import Testing
         let fixtures = try Fixtures()
         let server = try LoopbackServer(serving: fixtures.folder)
         let failing = server.url("fail/a.png")
-        let result = try Imago.run(["load", "--json", "--no-cache", "--retries", "1", failing])
+        let result = try ImagoTool.run(["load", "--json", "--no-cache", "--retries", "1", failing])
         #expect(result.status == 1)
         let line = try #require(try result.jsonLines().first)
         #expect(line["attempts"] as? Int == 2)
@@ -113,7 +113,7 @@ import Testing
         try fixtures.redOverBluePNG(name: "ok.png")
         let server = try LoopbackServer(serving: fixtures.folder)
         let slow = server.url("slow/ok.png")
-        let result = try Imago.run(["load", "--no-cache", "--retries", "0", "--timeout", "0.5", slow])
+        let result = try ImagoTool.run(["load", "--no-cache", "--retries", "0", "--timeout", "0.5", slow])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(slow): timed out after 0.5 s"])
     }
@@ -122,7 +122,7 @@ import Testing
         let fixtures = try Fixtures()
         let good = try fixtures.redOverBluePNG()
         let bad = try fixtures.notAnImage()
-        let result = try Imago.run(["load", "--no-cache", good, bad])
+        let result = try ImagoTool.run(["load", "--no-cache", good, bad])
         #expect(result.status == 1)
         #expect(result.lines.count == 1)
         #expect(result.stdout.hasPrefix("loaded 1, failed 1"))
@@ -135,7 +135,7 @@ import Testing
         let server = try LoopbackServer(serving: fixtures.folder)
         let out = fixtures.path("out")
         let sources = [server.url("ok.png")] + (1...3).map { server.url("slow/ok.png?\($0)") }
-        let result = try Imago.run(
+        let result = try ImagoTool.run(
             ["load", "--no-cache", "--out", out, "--concurrency", "4"] + sources, interruptAfter: 2)
         #expect(result.status == 130)
         #expect(result.stderr.contains("interrupted"))

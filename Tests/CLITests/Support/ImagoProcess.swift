@@ -31,7 +31,7 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// Runs the built `imago` executable (`.build/<config>/imago`, next to the test bundle) as a child process.
-enum Imago {
+enum ImagoTool {
     /// The executable, or a failure saying how to build it: tests never skip.
     static func executable() throws -> URL {
         var candidates: [URL] = []
