@@ -1,3 +1,5 @@
-import Imago
+import Foundation
 
-print("imago: not built yet")
+// The `imago` command-line tool: see Docs/CLI.md.
+let status = await CommandTable.run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

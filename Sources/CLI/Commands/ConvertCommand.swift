@@ -1,0 +1,87 @@
+import Foundation
+import Imago
+
+/// `imago convert SRC -o DEST …`: decodes SRC and writes DEST in another format, size or frame.
+enum ConvertCommand: Command {
+    static let spec = CommandSpec(
+        name: "convert",
+        synopsis: "SRC -o DEST [--format png|jpeg|webp|gif] [--quality Q] [--lossless] "
+            + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation]",
+        summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
+        positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
+        flags: [
+            .option("output", "DEST", short: "o", "where to write (written atomically)"),
+            .option("format", "F", "output format: png, jpeg, webp or gif (default: from DEST's extension)"),
+            .option("quality", "Q", "quality 0-100 for lossy formats (default 85)"),
+            .toggle("lossless", "lossless WebP"),
+            .option("max-size", "N", "shrink to fit within NxN (never enlarges)"),
+            .option("resize", "WxH", "scale to WxH (see --mode)"),
+            .option("mode", "fit|fill", "with --resize: fit inside (default) or fill and crop"),
+            .option("frame", "N", "write only frame N (0-based), fully composited"),
+            .toggle("all-frames", "keep every frame when the output format can hold an animation"),
+            .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
+        let source = arguments.positionals[0]
+        guard let destination = arguments.string("output") else { throw UsageError("missing -o DEST") }
+        let format = try outputFormat(arguments, destination: destination)
+        let quality = try arguments.int("quality", in: 0...100) ?? 85
+        let maxSize = try arguments.int("max-size", in: 1...65_535)
+        let resize = try arguments.size("resize")
+        let mode = try arguments.choice("mode", ["fit", "fill"])
+        let frame = try arguments.int("frame", in: 0...1_000_000)
+        if maxSize != nil && resize != nil { throw UsageError("give --max-size or --resize, not both") }
+        if mode != nil && resize == nil { throw UsageError("--mode goes with --resize") }
+        if frame != nil && arguments.has("all-frames") { throw UsageError("give --frame or --all-frames, not both") }
+
+        let registry = PluginRegistry.standard()
+        guard let encoder = registry.encoder(for: format) else {
+            throw ImagoError(.encodingFailed(format: format), "no encoder for \(format)", source: destination)
+        }
+        let reader = SourceReader(registry: registry)
+        let data: Data
+        do {
+            var image = try await reader.image(source)
+            if let frame {
+                image = try image.frame(frame)
+            } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
+                image = try image.frame(0)
+            }
+            if !arguments.has("ignore-orientation") { image = try image.upright() }
+            if let maxSize {
+                image = try ResizeProcessor(width: maxSize, height: maxSize, mode: .fit).process(image)
+            } else if let resize {
+                image = try ResizeProcessor(
+                    width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit,
+                    upscale: true
+                ).process(image)
+            }
+            let options = EncodeOptions(
+                quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
+            data = try encoder.encode(image, options: options)
+        } catch {
+            Console.report(SourceReader.named(error, source))
+            return .failure
+        }
+        do {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: destination))
+        } catch {
+            Console.report(error)
+            return .failure
+        }
+        return .success
+    }
+
+    /// `--format`, else the format DEST's extension names.
+    static func outputFormat(_ arguments: ParsedArguments, destination: String) throws(UsageError) -> ImageFormat {
+        if let name = try arguments.choice("format", ["png", "jpeg", "jpg", "webp", "gif"]) {
+            return name == "jpg" ? .jpeg : ImageFormat(name)
+        }
+        let pathExtension = URL(fileURLWithPath: destination).pathExtension
+        guard let format = ImageFormat(fileExtension: pathExtension), [.png, .jpeg, .webp, .gif].contains(format) else {
+            throw UsageError("cannot tell the format from \"\(destination)\": give --format png|jpeg|webp|gif")
+        }
+        return format
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Imago
+
+/// `imago info SRC… [--json]`: decodes each source and describes it.
+enum InfoCommand: Command {
+    static let spec = CommandSpec(
+        name: "info", synopsis: "SRC… [--json]",
+        summary: "Decodes each source and describes it: format, stored size, frames, loop count, orientation, alpha.",
+        positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
+        flags: [.toggle("json", "print one JSON object per line per source")])
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
+        let json = arguments.has("json")
+        let reader = SourceReader()
+        var failures = 0
+        for source in arguments.positionals {
+            do {
+                let data = try await reader.fetch(source)
+                let image = try reader.decode(data, source: source)
+                Console.print(
+                    json
+                        ? describeJSON(image, source: source, bytes: data.count).text
+                        : describeText(image, source: source, bytes: data.count))
+            } catch {
+                failures += 1
+                Console.report(error, source: source)
+                if json { Console.print(errorJSON(error, source: source).text) }
+            }
+        }
+        return ExitStatus(failures: failures)
+    }
+
+    static func describeJSON(_ image: DecodedImage, source: String, bytes: Int) -> JSONOutput {
+        .object([
+            ("source", .string(source)),
+            ("format", .string(image.format.rawValue)),
+            ("width", .int(image.width)),
+            ("height", .int(image.height)),
+            ("frames", .int(image.frames.count)),
+            ("loopCount", .int(image.loopCount)),
+            ("durations", .array(image.durations.map { JSONOutput.rounded($0, digits: 4) })),
+            ("orientation", .int(image.orientation.rawValue)),
+            ("hasAlpha", .bool(image.hasAlpha)),
+            ("bytes", .int(bytes)),
+        ])
+    }
+
+    /// The object a failed source gives with `--json`.
+    static func errorJSON(_ error: ImagoError, source: String) -> JSONOutput {
+        .object([
+            ("source", .string(source)),
+            ("error", .object([("kind", .string(error.kind.name)), ("message", .string(error.reason))])),
+        ])
+    }
+
+    static func describeText(_ image: DecodedImage, source: String, bytes: Int) -> String {
+        var parts = ["\(image.format.rawValue) \(image.width)x\(image.height)"]
+        if image.isAnimated {
+            let total = image.durations.reduce(0, +)
+            let loops = image.loopCount == 0 ? "loops forever" : "plays \(image.loopCount)x"
+            parts.append("\(image.frames.count) frames, \(String(format: "%.2f", total)) s, \(loops)")
+        }
+        if image.orientation != .up { parts.append("orientation \(image.orientation.rawValue)") }
+        parts.append(image.hasAlpha ? "alpha" : "opaque")
+        parts.append(ByteFormat.string(bytes))
+        return "\(source): " + parts.joined(separator: ", ")
+    }
+}

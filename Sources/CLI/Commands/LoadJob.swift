@@ -1,0 +1,76 @@
+import Foundation
+import Imago
+
+/// How one source's load ended.
+struct LoadOutcome: Sendable {
+    let source: String
+    let result: Result<ImageResponse, ImagoError>
+    /// Transport attempts (0 when served from a cache).
+    let attempts: Int
+    let milliseconds: Double
+
+    var error: ImagoError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// `memory`, `disk` or `network` for a loaded image; `none` for a failure.
+    var cache: String {
+        switch result {
+        case .success(let response): response.origin.rawValue
+        case .failure: "none"
+        }
+    }
+}
+
+/// Loads one source through the loader under its deadline, and writes the result into the output folder.
+struct LoadJob: Sendable {
+    let setup: LoadSetup
+    let options: LoadOptions
+    let writer: OutputWriter?
+
+    /// Loads `source`; `outputName` is its file name (without extension) in the output folder.
+    func run(_ source: String, outputName: String?) async -> LoadOutcome {
+        let start = ContinuousClock.now
+        do {
+            let request = try options.request(for: source)
+            let loader = setup.loader
+            let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
+            if let writer, let outputName { try writer.write(response.image, name: outputName) }
+            return LoadOutcome(
+                source: source, result: .success(response), attempts: response.attempts,
+                milliseconds: Stopwatch.milliseconds(since: start))
+        } catch {
+            let attempts = (try? ImageRequest.url(from: source)).map { setup.fetches.count($0.absoluteString) } ?? 0
+            return LoadOutcome(
+                source: source, result: .failure(SourceReader.named(error, source)), attempts: attempts,
+                milliseconds: Stopwatch.milliseconds(since: start))
+        }
+    }
+
+    /// A source given again: served by the loader again (a memory hit unless caching is off); a failure is not
+    /// retried.
+    func repeatOf(_ first: LoadOutcome) async -> LoadOutcome {
+        guard case .success = first.result else {
+            return LoadOutcome(source: first.source, result: first.result, attempts: 0, milliseconds: 0)
+        }
+        return await run(first.source, outputName: nil)
+    }
+
+    /// Runs `body`, throwing `timedOut` when it takes longer than `seconds` (and cancelling it).
+    static func withDeadline<T: Sendable>(_ seconds: Double?, _ body: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
+        guard let seconds else { return try await body() }
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw ImagoError(.timedOut, "timed out after \(ByteFormat.seconds(seconds)) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+}

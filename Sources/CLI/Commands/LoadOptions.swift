@@ -1,0 +1,52 @@
+import Foundation
+import Imago
+
+/// The flags of `imago load`, checked.
+struct LoadOptions: Sendable {
+    let sources: [String]
+    let outputDirectory: URL?
+    let maxSize: Int?
+    let format: ImageFormat?
+    let concurrency: Int?
+    let retries: Int?
+    let timeout: Double?
+    let configFile: String?
+    let noCache: Bool
+    let cacheDirectory: String?
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        sources = arguments.positionals
+        outputDirectory = arguments.string("out").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        maxSize = try arguments.int("max-size", in: 1...65_535)
+        format = try arguments.choice("format", ["png", "jpeg", "jpg", "webp", "gif"]).map {
+            $0 == "jpg" ? .jpeg : ImageFormat($0)
+        }
+        concurrency = try arguments.int("concurrency", in: 1...1024)
+        retries = try arguments.int("retries", in: 0...99)
+        timeout = try arguments.seconds("timeout")
+        configFile = arguments.string("config")
+        noCache = arguments.has("no-cache")
+        cacheDirectory = arguments.string("cache-dir")
+        json = arguments.has("json")
+        if noCache && cacheDirectory != nil { throw UsageError("give --no-cache or --cache-dir, not both") }
+    }
+
+    /// The request for `source`, or an error naming it (control characters, not a URL).
+    func request(for source: String) throws(ImagoError) -> ImageRequest {
+        let url: URL
+        do {
+            url = try ImageRequest.url(from: source)
+        } catch {
+            throw SourceReader.named(error, source)
+        }
+        var request = ImageRequest(url: url)
+        if let maxSize {
+            let box = PixelSize(width: maxSize, height: maxSize)
+            request.processors = [ResizeProcessor(size: box, mode: .fit)]
+            request.decodeOptions.targetSize = box
+        }
+        if noCache { request.cachePolicy = .none }
+        return request
+    }
+}

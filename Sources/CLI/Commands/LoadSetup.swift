@@ -1,0 +1,46 @@
+import Foundation
+import Imago
+
+/// The loader `imago load` runs: the embedded defaults, or `--config FILE`, with the command line's overrides.
+struct LoadSetup: Sendable {
+    let loader: ImageLoader
+    let registry: PluginRegistry
+    /// Transport fetches by URL, so a failed source can say how many attempts it made.
+    let fetches: Counter
+    /// How many loads the command runs at once.
+    let concurrency: Int
+
+    init(_ options: LoadOptions) throws {
+        let factories = PluginRegistry.standardFactories()
+        var configuration = factories.standardConfiguration()
+        if let file = options.configFile {
+            configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: configuration)
+        }
+        if let concurrency = options.concurrency {
+            configuration.loader.maxConcurrentLoads = concurrency
+            configuration.loader.maxConcurrentLoadsPerHost = min(
+                configuration.loader.maxConcurrentLoadsPerHost, concurrency)
+        }
+        if let retries = options.retries { configuration.loader.retry.maxAttempts = retries + 1 }
+        if options.noCache {
+            configuration.imageCache = nil
+            configuration.dataCache = nil
+        }
+        if let directory = options.cacheDirectory, configuration.dataCache != nil {
+            configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: directory)
+        }
+        registry = try factories.configured(by: configuration)
+        fetches = Counter()
+        registry.countTransports(with: fetches)
+        loader = ImageLoader(registry: registry, settings: configuration.loader)
+        concurrency = configuration.loader.maxConcurrentLoads
+    }
+
+    /// The disk cache's spec with its folder set to `directory`.
+    static func diskCache(_ spec: PluginSpec?, in directory: String) -> PluginSpec? {
+        guard var spec, case .object(var settings) = spec.settings else { return spec }
+        settings["directory"] = .string(directory)
+        spec.settings = .object(settings)
+        return spec
+    }
+}

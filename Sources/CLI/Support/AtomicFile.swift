@@ -1,0 +1,51 @@
+import Foundation
+import ImagoCore
+import Synchronization
+
+/// Writes files so that readers see the old file or the whole new one, never a part: temporary file, then rename.
+enum AtomicFile {
+    /// Temporary files being written, removed by `removeTemporaries()` when the process is interrupted.
+    private static let pending = PendingFiles()
+
+    /// Writes `data` to `url` atomically; errors name `url`'s path.
+    static func write(_ data: Data, to url: URL) throws(ImagoError) {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        pending.insert(temporary.path)
+        defer { pending.remove(temporary.path) }
+        do {
+            try data.write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(errno)))", source: url.path)
+            }
+        } catch {
+            unlink(temporary.path)
+            if let error = error as? ImagoError { throw error }
+            throw ImagoError(.cacheFailed, "cannot write: \(Self.reason(error))", source: url.path)
+        }
+    }
+
+    /// Removes every temporary file still being written (called on Ctrl-C, before exiting).
+    static func removeTemporaries() {
+        for path in pending.all() { unlink(path) }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// A thread-safe set of paths.
+final class PendingFiles: Sendable {
+    private let paths = Mutex<Set<String>>([])
+
+    func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
+    func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
+    func all() -> [String] { paths.withLock { Array($0) } }
+}
