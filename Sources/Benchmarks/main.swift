@@ -13,6 +13,7 @@ let cases: [() throws -> BenchmarkCase] = [
     WebPDecodeBenchmark.makeScaled,
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
+    MemoryCacheBenchmark.make,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
