@@ -96,6 +96,23 @@ import Testing
         #expect(try fixtures.decode(out + "/anim.webp").frames.count == 3)
     }
 
+    @Test func anEncodedSlashInAURLCannotWriteOutsideOut() throws {
+        let fixtures = try Fixtures()
+        // The server serves the name as sent; the URL's last path component decodes to "ok/../../escaped.png".
+        let name = "ok%2F..%2F..%2Fescaped.png"
+        try Data(contentsOf: URL(fileURLWithPath: try fixtures.redOverBluePNG())).write(
+            to: fixtures.folder.appendingPathComponent(name))
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let outer = fixtures.path("outer")
+        let out = outer + "/out"
+        try FileManager.default.createDirectory(atPath: out + "/ok", withIntermediateDirectories: true)
+        let result = try ImagoTool.run(["load", "--no-cache", "--out", out, server.url(name)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outer + "/escaped.png"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        #expect(written.count == 1)
+    }
+
     @Test func retriesCountAttempts() throws {
         let fixtures = try Fixtures()
         let server = try LoopbackServer(serving: fixtures.folder)
