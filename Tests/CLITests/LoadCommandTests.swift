@@ -113,6 +113,21 @@ import Testing
         #expect(written.count == 1)
     }
 
+    @Test func anUnusableDiskCacheIsReportedOnceAndLoadsStillWork() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "a.png")
+        try fixtures.redOverBluePNG(name: "b.png")
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let notAFolder = try fixtures.notAnImage()
+        let result = try ImagoTool.run([
+            "load", "--json", "--cache-dir", notAFolder, server.url("a.png"), server.url("b.png"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.jsonLines().allSatisfy { $0["ok"] as? Bool == true })
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.errorLines.first?.contains("disk cache") == true, "\(result.stderr)")
+    }
+
     @Test func retriesCountAttempts() throws {
         let fixtures = try Fixtures()
         let server = try LoopbackServer(serving: fixtures.folder)
