@@ -128,6 +128,17 @@ import Testing
         #expect(result.errorLines.first?.contains("disk cache") == true, "\(result.stderr)")
     }
 
+    @Test func aSourceNameNearTheFileNameLimitIsWrittenIntoOut() throws {
+        // 240 bytes is a valid name, but the temporary file beside it once added 24 more and failed.
+        let fixtures = try Fixtures()
+        let name = String(repeating: "a", count: 236) + ".png"
+        let path = try fixtures.redOverBluePNG(name: name)
+        let out = fixtures.path("out")
+        let result = try ImagoTool.run(["load", "--no-cache", "--out", out, path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [name])
+    }
+
     @Test func retriesCountAttempts() throws {
         let fixtures = try Fixtures()
         let server = try LoopbackServer(serving: fixtures.folder)

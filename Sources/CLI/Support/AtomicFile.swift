@@ -15,8 +15,10 @@ enum AtomicFile {
             return
         }
         let directory = url.deletingLastPathComponent()
+        // The name is cut short in the temporary one, so a DEST name near the 255-byte limit still fits.
+        let shortName = String(decoding: url.lastPathComponent.utf8.prefix(128), as: UTF8.self)
         let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            ".\(shortName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         pending.insert(temporary.path)
         defer { pending.remove(temporary.path) }
         do {
