@@ -38,6 +38,18 @@ import Testing
         #expect(Array(buffer.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }
 
+    @Test func anUpscaleBombIsRefusedWithALimitError() throws {
+        // 65535x65535 would be 17 GB of RGBA: refused before any allocation, one line on standard error.
+        let fixtures = try Fixtures()
+        let source = try fixtures.redOverBluePNG()
+        let destination = fixtures.path("big.png")
+        let result = try ImagoTool.run(["convert", source, "-o", destination, "--resize", "65535x65535"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("too large") == true, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
     @Test func qualityChangesTheJPEGSize() throws {
         let fixtures = try Fixtures()
         let source = try fixtures.noisePNG(name: "noise.png")
