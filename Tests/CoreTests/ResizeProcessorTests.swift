@@ -120,6 +120,15 @@ import Testing
         }
     }
 
+    @Test func shrinkingAnImageOverTheLimitsIsNeverRefused() throws {
+        // Limits raised at decoding let a larger image in: making it smaller must still work.
+        let image = try Self.image(20, 10) { _, _ in RGBA(9, 9, 9) }
+        var resize = ResizeProcessor(width: 15, height: 15)
+        resize.limits = DecodeLimits(maxPixels: 100, maxTotalPixels: 100)
+        let resized = try resize.process(image)
+        #expect((resized.width, resized.height) == (15, 8))
+    }
+
     @Test func upscaleOfAnAnimationIsBoundByTheTotalPixelLimit() throws {
         let frames = try (0..<3).map { _ in ImageFrame(raster: try Raster(width: 2, height: 2, fill: RGBA(1, 2, 3))) }
         let animation = DecodedImage(frames: frames, loopCount: 0, format: .gif, hasAlpha: false)

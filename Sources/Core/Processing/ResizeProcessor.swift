@@ -44,7 +44,7 @@ public struct ResizeProcessor: ImageProcessor {
         }
         let plan = self.plan(width: image.width, height: image.height)
         guard !plan.isIdentity else { return image }
-        try checkLimits(plan, frames: image.frames.count)
+        try checkLimits(plan, frames: image.frames.count, sourcePixels: image.width * image.height)
         var result = image
         result.frames = try image.frames.map { frame in
             let raster = frame.raster
@@ -56,18 +56,19 @@ public struct ResizeProcessor: ImageProcessor {
         return result
     }
 
-    /// Throws `limitExceeded` when the planned output is over `limits`.
-    private func checkLimits(_ plan: Plan, frames: Int) throws {
+    /// Throws `limitExceeded` when the planned output is over `limits` and larger than the source: shrinking an image
+    /// that was already let in (under limits raised at decoding) is never refused.
+    private func checkLimits(_ plan: Plan, frames: Int, sourcePixels: Int) throws {
         let (width, height) = (plan.outputWidth, plan.outputHeight)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > limits.maxPixels {
+        if overflow || (pixels > limits.maxPixels && pixels > sourcePixels) {
             throw ImagoError(
                 .limitExceeded,
                 "too large: resizing to \(width)x\(height) exceeds the \(DecodeLimits.megapixels(limits.maxPixels)) limit"
             )
         }
         let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: Swift.max(frames, 1))
-        if totalOverflow || total > limits.maxTotalPixels {
+        if totalOverflow || (total > limits.maxTotalPixels && pixels > sourcePixels) {
             throw ImagoError(
                 .limitExceeded,
                 "too large: resizing \(frames) frames to \(width)x\(height) exceeds the "
