@@ -37,6 +37,8 @@ import Testing
         ["convert", "a.png"],
         ["load", "a.png", "--concurrency", "0"],
         ["load", "a.png", "--timeout", "soon"],
+        // Past what a Duration holds: once a crash converting the seconds, now a usage error.
+        ["load", "a.png", "--timeout", "1e300"],
         ["load"],
         ["show", "a.png", "b.png"],
         ["info", "a.png", "--json=yes"],

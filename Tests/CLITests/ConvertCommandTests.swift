@@ -18,6 +18,38 @@ import Testing
         #expect(decoded.raster[0, 7] == RGBA(0, 0, 255))
     }
 
+    @Test func writesIntoAPipeInsteadOfReplacingIt() throws {
+        // As `-o /dev/stdout` does when stdout is a pipe: the FIFO must receive the bytes and stay a FIFO.
+        let fixtures = try Fixtures()
+        let source = try fixtures.redOverBluePNG()
+        let pipe = fixtures.path("pipe")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        // Held open for reading and writing, so imago's open never waits for a reader.
+        let descriptor = open(pipe, O_RDWR | O_NONBLOCK)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let result = try ImagoTool.run(["convert", source, "-o", pipe, "--format", "png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(lstat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = read(descriptor, &buffer, buffer.count)
+        #expect(count > 8)
+        #expect(Array(buffer.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    @Test func anUpscaleBombIsRefusedWithALimitError() throws {
+        // 65535x65535 would be 17 GB of RGBA: refused before any allocation, one line on standard error.
+        let fixtures = try Fixtures()
+        let source = try fixtures.redOverBluePNG()
+        let destination = fixtures.path("big.png")
+        let result = try ImagoTool.run(["convert", source, "-o", destination, "--resize", "65535x65535"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("too large") == true, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
     @Test func qualityChangesTheJPEGSize() throws {
         let fixtures = try Fixtures()
         let source = try fixtures.noisePNG(name: "noise.png")

@@ -96,6 +96,49 @@ import Testing
         #expect(try fixtures.decode(out + "/anim.webp").frames.count == 3)
     }
 
+    @Test func anEncodedSlashInAURLCannotWriteOutsideOut() throws {
+        let fixtures = try Fixtures()
+        // The server serves the name as sent; the URL's last path component decodes to "ok/../../escaped.png".
+        let name = "ok%2F..%2F..%2Fescaped.png"
+        try Data(contentsOf: URL(fileURLWithPath: try fixtures.redOverBluePNG())).write(
+            to: fixtures.folder.appendingPathComponent(name))
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let outer = fixtures.path("outer")
+        let out = outer + "/out"
+        try FileManager.default.createDirectory(atPath: out + "/ok", withIntermediateDirectories: true)
+        let result = try ImagoTool.run(["load", "--no-cache", "--out", out, server.url(name)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outer + "/escaped.png"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        #expect(written.count == 1)
+    }
+
+    @Test func anUnusableDiskCacheIsReportedOnceAndLoadsStillWork() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "a.png")
+        try fixtures.redOverBluePNG(name: "b.png")
+        let server = try LoopbackServer(serving: fixtures.folder)
+        let notAFolder = try fixtures.notAnImage()
+        let result = try ImagoTool.run([
+            "load", "--json", "--cache-dir", notAFolder, server.url("a.png"), server.url("b.png"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.jsonLines().allSatisfy { $0["ok"] as? Bool == true })
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.errorLines.first?.contains("disk cache") == true, "\(result.stderr)")
+    }
+
+    @Test func aSourceNameNearTheFileNameLimitIsWrittenIntoOut() throws {
+        // 240 bytes is a valid name, but the temporary file beside it once added 24 more and failed.
+        let fixtures = try Fixtures()
+        let name = String(repeating: "a", count: 236) + ".png"
+        let path = try fixtures.redOverBluePNG(name: name)
+        let out = fixtures.path("out")
+        let result = try ImagoTool.run(["load", "--no-cache", "--out", out, path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [name])
+    }
+
     @Test func retriesCountAttempts() throws {
         let fixtures = try Fixtures()
         let server = try LoopbackServer(serving: fixtures.folder)

@@ -40,4 +40,16 @@ import Testing
         let image = try fixtures.decode(sheet)
         #expect((image.width, image.height) == (2 * 136, 148))
     }
+
+    @Test func aSheetOverThePixelLimitIsRefusedBeforeAllocating() throws {
+        // 1,000 columns of 4,096-pixel cells would be a 4,104,000 x 4,124 canvas: 68 GB of RGBA.
+        let fixtures = try Fixtures()
+        let path = try fixtures.redOverBluePNG()
+        let sheet = fixtures.path("sheet.png")
+        let result = try ImagoTool.run(["sheet", path, "-o", sheet, "--cell", "4096", "--columns", "1000"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("too large") == true, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: sheet))
+    }
 }

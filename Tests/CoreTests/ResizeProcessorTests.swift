@@ -109,6 +109,36 @@ import Testing
         let image = try Self.image(4, 4) { _, _ in RGBA(0, 0, 0) }
         #expect(throws: ImagoError.self) { try ResizeProcessor(width: 0, height: 4).process(image) }
     }
+
+    @Test func upscaleBeyondThePixelLimitIsRefusedBeforeAllocating() throws {
+        // 65535x65535 RGBA would be 17 GB: the output size must be checked against the limits first.
+        let image = try Self.image(3, 3) { _, _ in RGBA(0, 0, 0) }
+        for mode in [ContentMode.fit, .fill] {
+            let resize = ResizeProcessor(width: 65_535, height: 65_535, mode: mode, upscale: true)
+            let error = #expect(throws: ImagoError.self) { try resize.process(image) }
+            #expect(error?.kind == .limitExceeded)
+        }
+    }
+
+    @Test func shrinkingAnImageOverTheLimitsIsNeverRefused() throws {
+        // Limits raised at decoding let a larger image in: making it smaller must still work.
+        let image = try Self.image(20, 10) { _, _ in RGBA(9, 9, 9) }
+        var resize = ResizeProcessor(width: 15, height: 15)
+        resize.limits = DecodeLimits(maxPixels: 100, maxTotalPixels: 100)
+        let resized = try resize.process(image)
+        #expect((resized.width, resized.height) == (15, 8))
+    }
+
+    @Test func upscaleOfAnAnimationIsBoundByTheTotalPixelLimit() throws {
+        let frames = try (0..<3).map { _ in ImageFrame(raster: try Raster(width: 2, height: 2, fill: RGBA(1, 2, 3))) }
+        let animation = DecodedImage(frames: frames, loopCount: 0, format: .gif, hasAlpha: false)
+        var resize = ResizeProcessor(width: 100, height: 100, upscale: true)
+        resize.limits = DecodeLimits(maxPixels: 10_000, maxTotalPixels: 20_000)
+        let error = #expect(throws: ImagoError.self) { try resize.process(animation) }
+        #expect(error?.kind == .limitExceeded)
+        resize.limits.maxTotalPixels = 30_000
+        #expect(try resize.process(animation).frames.count == 3)
+    }
 }
 
 @Suite struct CropAndOrientationTests {

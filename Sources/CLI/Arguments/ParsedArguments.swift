@@ -24,11 +24,12 @@ struct ParsedArguments: Sendable {
         return value
     }
 
-    /// A positive number of seconds, or `nil` when absent.
+    /// A positive number of seconds up to a day, or `nil` when absent.
     func seconds(_ name: String) throws(UsageError) -> Double? {
         guard let text = string(name) else { return nil }
-        guard let value = Double(text), value > 0, value.isFinite else {
-            throw UsageError("--\(name) expects a positive number of seconds, got \"\(text)\"")
+        // At most a day, as the configuration's timeouts: a larger value overflows `Duration` and crashes.
+        guard let value = Double(text), value > 0, value <= 86_400 else {
+            throw UsageError("--\(name) expects a positive number of seconds up to 86400, got \"\(text)\"")
         }
         return value
     }

@@ -29,15 +29,24 @@ struct OutputWriter: Sendable {
         format == .jpeg ? "jpg" : format.rawValue
     }
 
+    /// The longest name (without extension) taken from a source, in UTF-8 bytes.
+    static let maxNameBytes = 240
+
     /// A file name (without extension) for each source, unique within the batch: the source's file name without its
-    /// extension, `image` when it has none (data: URIs), with `-2`, `-3`, … added to repeats of a name.
+    /// extension (a slash or backslash in it made "_"), `image` when it has none (data: URIs) or it starts with ".",
+    /// with `-2`, `-3`, … added to repeats of a name.
     static func names(for sources: [String]) -> [String] {
         var used: Set<String> = []
         return sources.map { source in
             var base = "image"
             if !source.hasPrefix("data:"), let url = try? ImageRequest.url(from: source) {
-                let stem = url.deletingPathExtension().lastPathComponent
-                if !stem.isEmpty && stem != "/" && !stem.hasPrefix(".") { base = stem }
+                // The component comes percent-decoded: an encoded "/" must not turn the name into a path that
+                // climbs out of DIR.
+                let component = url.deletingPathExtension().lastPathComponent
+                var stem = String(component.map { $0 == "/" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
+                // File names hold at most 255 bytes: leave room for "-N" and the extension.
+                while stem.utf8.count > Self.maxNameBytes { stem.removeLast() }
+                if !component.isEmpty && component != "/" && !stem.hasPrefix(".") { base = stem }
             }
             var name = base
             var number = 1

@@ -20,6 +20,13 @@ enum SheetCommand: Command {
         let layout = SheetLayout(
             count: sources.count, cell: try arguments.int("cell", in: 8...4096) ?? SheetLayout.defaultCell,
             columns: try arguments.int("columns", in: 1...1000))
+        do {
+            // The canvas grows with --cell, --columns and the source count: bound it before decoding anything.
+            try DecodeLimits.default.check(width: layout.width, height: layout.height, format: .png)
+        } catch {
+            Console.report(ImagoError.wrapping(error, source: destination))
+            return .failure
+        }
         let registry = PluginRegistry.standard()
         guard let encoder = registry.encoder(for: .png) else {
             throw ImagoError(.encodingFailed(format: .png), "no PNG encoder is registered")

@@ -9,9 +9,16 @@ enum AtomicFile {
 
     /// Writes `data` to `url` atomically; errors name `url`'s path.
     static func write(_ data: Data, to url: URL) throws(ImagoError) {
+        if isDeviceOrPipe(url.path) {
+            // `-o /dev/stdout` or a FIFO: renaming over it would replace the node itself (or fail), so write into it.
+            try writeInPlace(data, to: url)
+            return
+        }
         let directory = url.deletingLastPathComponent()
+        // The name is cut short in the temporary one, so a DEST name near the 255-byte limit still fits.
+        let shortName = String(decoding: url.lastPathComponent.utf8.prefix(128), as: UTF8.self)
         let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            ".\(shortName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         pending.insert(temporary.path)
         defer { pending.remove(temporary.path) }
         do {
@@ -23,6 +30,37 @@ enum AtomicFile {
             unlink(temporary.path)
             if let error = error as? ImagoError { throw error }
             throw ImagoError(.cacheFailed, "cannot write: \(Self.reason(error))", source: url.path)
+        }
+    }
+
+    /// Whether `path` exists and is neither a regular file nor a folder (following symbolic links).
+    private static func isDeviceOrPipe(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
+    }
+
+    private static func writeInPlace(_ data: Data, to url: URL) throws(ImagoError) {
+        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(errno)))", source: url.path)
+        }
+        defer { close(descriptor) }
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(failure)))", source: url.path)
         }
     }
 

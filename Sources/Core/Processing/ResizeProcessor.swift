@@ -10,6 +10,10 @@ public struct ResizeProcessor: ImageProcessor {
     public var upscale: Bool
     /// The resampling filter.
     public var filter: ResizeFilter
+    /// Bounds on the output (`maxPixels` per frame, `maxTotalPixels` for all frames), checked before resampling,
+    /// so an enlargement cannot allocate more than a decode may. Not part of `identifier`: it never changes a
+    /// result it allows.
+    public var limits: DecodeLimits = .default
 
     /// Creates a resize to `size`.
     public init(
@@ -40,6 +44,7 @@ public struct ResizeProcessor: ImageProcessor {
         }
         let plan = self.plan(width: image.width, height: image.height)
         guard !plan.isIdentity else { return image }
+        try checkLimits(plan, frames: image.frames.count, sourcePixels: image.width * image.height)
         var result = image
         result.frames = try image.frames.map { frame in
             let raster = frame.raster
@@ -49,6 +54,26 @@ public struct ResizeProcessor: ImageProcessor {
             return ImageFrame(raster: resized, duration: frame.duration)
         }
         return result
+    }
+
+    /// Throws `limitExceeded` when the planned output is over `limits` and larger than the source: shrinking an image
+    /// that was already let in (under limits raised at decoding) is never refused.
+    private func checkLimits(_ plan: Plan, frames: Int, sourcePixels: Int) throws {
+        let (width, height) = (plan.outputWidth, plan.outputHeight)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || (pixels > limits.maxPixels && pixels > sourcePixels) {
+            throw ImagoError(
+                .limitExceeded,
+                "too large: resizing to \(width)x\(height) exceeds the \(DecodeLimits.megapixels(limits.maxPixels)) limit"
+            )
+        }
+        let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: Swift.max(frames, 1))
+        if totalOverflow || (total > limits.maxTotalPixels && pixels > sourcePixels) {
+            throw ImagoError(
+                .limitExceeded,
+                "too large: resizing \(frames) frames to \(width)x\(height) exceeds the "
+                    + "\(DecodeLimits.megapixels(limits.maxTotalPixels)) limit")
+        }
     }
 
     /// What part of a `width` × `height` image maps to what output size.
