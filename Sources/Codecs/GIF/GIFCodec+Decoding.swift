@@ -13,6 +13,9 @@ extension GIFCodec {
         defer { reader.close() }
         let screen = reader.screenSize
         try options.limits.check(width: screen.width, height: screen.height, format: .gif)
+        // Each frame is a full-screen canvas: check the whole animation before drawing the first one.
+        let frameCount = options.frames == .first ? 1 : max(1, GIFImageCounter.count(bytes))
+        try options.limits.check(frames: frameCount, width: screen.width, height: screen.height, format: .gif)
 
         let canvas = GIFCanvas(width: screen.width, height: screen.height)
         var state = GIFDecodingState()

@@ -1,0 +1,60 @@
+import Foundation
+import ImagoCore
+import Testing
+
+@testable import ImagoCodecs
+
+/// `GIFImageCounter` counts frames from the block structure, so an animation is checked before it is drawn.
+@Suite struct GIFImageCounterTests {
+    static func count(_ data: Data) -> Int { data.withUnsafeBytes { GIFImageCounter.count($0) } }
+
+    @Test func countsTheFramesOfAnAnimation() {
+        for frames in [1, 2, 7] {
+            var file = GIFTestFile(width: 6, height: 4, palette: GIFCodecTests.palette)
+            file.frames = Array(
+                repeating: .init(width: 3, height: 2, indices: GIFCodecTests.solid(1, 3, 2)), count: frames)
+            #expect(Self.count(file.data) == frames)
+        }
+    }
+
+    @Test func neverCountsFewerFramesThanTheDecoderDrawsInTheCorpus() throws {
+        let corpus = try CorpusReference.load()
+        let gifs = corpus.entries(in: "gif")
+        #expect(gifs.count > 50)
+        var exact = 0
+        for entry in gifs {
+            let data = try corpus.data(entry)
+            guard let image = try? GIFCodec().decode(data) else { continue }
+            let counted = Self.count(data)
+            #expect(counted >= image.frames.count, "\(entry.file): counted \(counted), decoded \(image.frames.count)")
+            if entry.file.hasPrefix("gif/giflib-pic/") {
+                #expect(counted == image.frames.count, "\(entry.file)")
+                exact += 1
+            }
+        }
+        #expect(exact >= 8)
+    }
+
+    @Test func stopsAtTheEndOfTruncatedOrForeignData() {
+        var file = GIFTestFile(width: 6, height: 4, palette: GIFCodecTests.palette)
+        file.frames = Array(repeating: .init(width: 6, height: 4, indices: GIFCodecTests.solid(1, 6, 4)), count: 3)
+        let data = file.data
+        #expect(Self.count(data.prefix(12)) == 0)
+        #expect(Self.count(data.prefix(data.count - 5)) == 3)  // the cut last frame counts: an upper bound
+        #expect(Self.count(Data("GIF89a".utf8) + Data(repeating: 0xFF, count: 40)) == 0)
+    }
+
+    @Test func aManyFrameBombIsRefusedFromItsFrameCountBeforeAnyFrameIsDrawn() {
+        // A big screen with many 1x1 frames: every frame is a full-screen canvas, so the total is checked first.
+        var file = GIFTestFile(width: 1000, height: 1000, palette: GIFCodecTests.palette)
+        file.frames = Array(repeating: .init(width: 1, height: 1, indices: [0]), count: 50)
+        let options = DecodeOptions(limits: DecodeLimits(maxTotalPixels: 5_000_000))
+        let error = #expect(throws: ImagoError.self) { _ = try GIFCodec().decode(file.data, options: options) }
+        #expect(error?.kind == .limitExceeded)
+        // The error names the whole animation, not the frame where drawing would have stopped.
+        #expect(error?.reason.contains("50 frames") == true, "\(error?.reason ?? "")")
+        // The first frame alone is within the limits.
+        let first = DecodeOptions(limits: options.limits, frames: .first)
+        #expect((try? GIFCodec().decode(file.data, options: first))?.frames.count == 1)
+    }
+}
