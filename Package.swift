@@ -52,13 +52,15 @@ var targets: [Target] =
             name: "ImagoBenchmarks",
             dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
             path: "Sources/Benchmarks"),
+        // Test helpers shared by the test targets (loopback server, corpus location); Foundation only, no product.
+        .target(name: "ImagoTestSupport", path: "Tests/Support"),
         .testTarget(name: "CoreTests", dependencies: ["ImagoCore"]),
-        .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts"]),
-        .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts"]),
+        .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts"]),
-        .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts"]),
-        .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago"]),
-        .testTarget(name: "CLITests", dependencies: ["Imago"]),
+        .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago", "ImagoTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
     ]
 
 // libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,41 +11,16 @@ import Foundation
 /// If-None-Match), `cc` a Cache-Control, `fail` answers 503 (Retry-After: 0) to the first `fail` requests of its
 /// `key`. `/count?key=K` says how many requests `key` (default: the path) has seen. The server exits when its
 /// stdin closes, so it cannot outlive the tests.
-final class ImageFolderServer: @unchecked Sendable {
-    let port: Int
-    private let process: Process
-    private let stdin: Pipe
+final class ImageFolderServer: Sendable {
+    private let server: PythonLoopbackServer
 
     init(folder: URL) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", Self.script, folder.path]
-        stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            throw CocoaError(.fileReadUnknown)
-        }
-        self.port = port
+        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
     }
 
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 
-    func url(_ pathAndQuery: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")! }
+    func url(_ pathAndQuery: String) -> URL { server.url(pathAndQuery) }
 
     /// Requests the server has seen for `key`.
     func count(_ key: String) async throws -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 /// The loader with the real transports, codecs and caches, against a loopback server and local files.
@@ -157,7 +158,7 @@ import Testing
 
     @Test(arguments: 1...8)
     func exifOrientationIsApplied(orientation: Int) async throws {
-        let file = sharedCorpusFile("jpeg/exif-orientation/Landscape_\(orientation).jpg")
+        let file = SharedCorpus.file("jpeg/exif-orientation/Landscape_\(orientation).jpg")
         try #require(FileManager.default.fileExists(atPath: file.path))
         let loader = makeLoader()
         let upright = try await loader.image(for: ImageRequest(url: file))

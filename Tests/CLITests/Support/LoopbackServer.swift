@@ -1,10 +1,11 @@
 import Foundation
+import ImagoTestSupport
 
 /// A real HTTP server on 127.0.0.1 (Python 3), serving a folder: files are 200, missing ones 404,
 /// `/slow/NAME` answers NAME after 3 seconds, `/fail/…` is 503, `/count` reports how many requests it served.
+/// It is stopped (SIGKILL, then reaped) when released.
 final class LoopbackServer {
-    let process = Process()
-    let port: Int
+    private let server: PythonLoopbackServer
 
     init(serving folder: URL) throws {
         let script = """
@@ -47,38 +48,9 @@ final class LoopbackServer {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let line = output.fileHandleForReading.readLine()
-        guard let port = line.flatMap({ Int($0) }) else {
-            process.terminate()
-            throw TestFailure("the loopback server did not start")
-        }
-        self.port = port
+        server = try PythonLoopbackServer(script: script, arguments: [folder.path])
     }
 
     /// The URL of `path` on the server.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
-
-    deinit {
-        // SIGKILL: it cannot be blocked or ignored, so the wait below always ends.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-}
-
-extension FileHandle {
-    /// Reads up to the first newline (for the server's port), or `nil` at end of file.
-    func readLine() -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = readData(ofLength: 1)
-            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
-    }
+    func url(_ path: String) -> String { "\(server.baseURL.absoluteString)/\(path)" }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCore
+import ImagoTestSupport
 
 /// The shared conformance corpus (`../shared/corpus`) and what Pillow and ImageMagick decoded from each file
 /// (`reference.json`; read its `policy` and `REPORT.md`).
@@ -34,26 +35,9 @@ struct CorpusReference: Sendable {
 
     /// The corpus next to the repository (`../shared/corpus`), or `IMAGO_CORPUS` when set.
     static func load() throws -> CorpusReference {
-        let root = corpusRoot()
+        let root = SharedCorpus.root
         let data = try Data(contentsOf: root.appendingPathComponent("reference.json"))
         return CorpusReference(root: root, entries: try JSONDecoder().decode(Document.self, from: data).files)
-    }
-
-    static func corpusRoot() -> URL {
-        if let path = ProcessInfo.processInfo.environment["IMAGO_CORPUS"] { return URL(fileURLWithPath: path) }
-        // Tests/CodecsTests/Support/CorpusReference.swift -> repository -> ../shared/corpus
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        // A git worktree may sit deeper than the main checkout (/work/wt/NAME): look in each ancestor's `shared`.
-        var folder = repository.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("shared/corpus")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("reference.json").path) {
-                return candidate
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
     }
 
     /// Entries under a top folder (`pngsuite`, `png-extra`, `jpeg`, `gif`, `webp`).

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCore
+import ImagoTestSupport
 
 /// Deterministic images for round trips.
 enum TestImages {
@@ -66,7 +67,7 @@ enum TestImages {
 
     /// A corpus file's bytes.
     static func corpusFile(_ path: String) throws -> Data {
-        try Data(contentsOf: CorpusReference.corpusRoot().appendingPathComponent(path))
+        try Data(contentsOf: SharedCorpus.file(path))
     }
 }
 

@@ -1,15 +1,11 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import ImagoTestSupport
 
 /// A static file server on 127.0.0.1 (Python's `http.server`, threaded, with a deep listen backlog) serving a
 /// temporary folder, for contract-testing the HTTP transport.
-final class LocalHTTPServer: @unchecked Sendable {  // `Process` is not Sendable; it is only started and stopped.
+final class LocalHTTPServer: Sendable {
     let folder: URL
-    let port: Int
-    private let process: Process
+    private let server: PythonLoopbackServer
 
     private static let script = """
         import functools, http.server, sys
@@ -27,39 +23,22 @@ final class LocalHTTPServer: @unchecked Sendable {  // `Process` is not Sendable
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // The first line is the port the server listens on.
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadUnknown)
-        }
-        self.port = port
+        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
     }
 
     /// Writes `data` into the served folder and returns its URL.
     func serve(_ data: Data) throws -> URL {
         let name = UUID().uuidString + ".bin"
         try data.write(to: folder.appendingPathComponent(name))
-        return URL(string: "http://127.0.0.1:\(port)/\(name)")!
+        return server.url("/\(name)")
     }
 
     /// A URL of this server where nothing is served.
-    var missingURL: URL { URL(string: "http://127.0.0.1:\(port)/missing.png")! }
+    var missingURL: URL { server.url("/missing.png") }
 
     /// Stops the server and removes its folder.
     func stop() {
-        // SIGKILL: the child inherits the test runner's blocked signals, SIGTERM included.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }
