@@ -57,19 +57,7 @@ struct HTTPResponseHead {
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
             return Double(text)
         }
-        guard let date = httpDate(text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return max(0, date.timeIntervalSince(now))
-    }
-
-    /// Parses the three date forms HTTP allows (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime.
-    static func httpDate(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
