@@ -65,6 +65,6 @@ extension WebPCodec {
         guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
         let chunk = UnsafeRawBufferPointer(start: iterator.chunk.bytes, count: iterator.chunk.size)
-        return WebPEXIF.orientation(chunk).map(ImageOrientation.init(exifValue:)) ?? .up
+        return EXIFOrientation.read(chunk) ?? .up
     }
 }
