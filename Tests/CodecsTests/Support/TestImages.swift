@@ -1,4 +1,5 @@
 import Foundation
+import ImagoContracts
 import ImagoCore
 import ImagoTestSupport
 
@@ -23,18 +24,9 @@ enum TestImages {
         return try Raster(width: width, height: height, pixels: pixels)
     }
 
-    /// A smooth opaque gradient (what lossy codecs keep well).
+    /// A smooth opaque gradient (what lossy codecs keep well): the contracts' sample gradient.
     static func gradient(width: Int, height: Int) throws -> Raster {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = (y * width + x) * 4
-                pixels[index] = UInt8(x * 255 / max(width - 1, 1))
-                pixels[index + 1] = UInt8(y * 255 / max(height - 1, 1))
-                pixels[index + 2] = UInt8((x + y) * 255 / max(width + height - 2, 1))
-            }
-        }
-        return try Raster(width: width, height: height, pixels: pixels)
+        try SampleImages.gradient(width: width, height: height).raster
     }
 
     /// The largest difference between two rasters' channels.
