@@ -47,7 +47,6 @@ struct PipelineBench {
     let requests: [ImageRequest]
     let configuration: ImagoConfiguration
     let factories = PluginRegistry.standardFactories()
-    let decodes = Counter()
     let loader: ImageLoader
 
     init(files: [String], maxSize: Int?, cacheDirectory: String) throws {
@@ -63,15 +62,12 @@ struct PipelineBench {
         var configuration = factories.standardConfiguration()
         configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: cacheDirectory)
         self.configuration = configuration
-        loader = try Self.makeLoader(factories, configuration, decodes: decodes)
+        loader = try Self.makeLoader(factories, configuration)
     }
 
-    static func makeLoader(_ factories: PluginRegistry, _ configuration: ImagoConfiguration, decodes: Counter) throws
-        -> ImageLoader
-    {
+    static func makeLoader(_ factories: PluginRegistry, _ configuration: ImagoConfiguration) throws -> ImageLoader {
         let registry = try factories.configured(by: configuration)
         registry.register(BenchFileTransport())
-        registry.countDecoders(with: decodes)
         return ImageLoader(registry: registry, settings: configuration.loader)
     }
 
@@ -101,7 +97,7 @@ struct PipelineBench {
         result.missMilliseconds = Stopwatch.percentile(missTimes, 0.5)
 
         await loader.removeAllCaches()
-        decodes.reset()
+        let decodesBefore = loader.statistics.decodes
         let fanInStart = ContinuousClock.now
         let shared = requests[0]
         let loader = self.loader
@@ -111,11 +107,11 @@ struct PipelineBench {
         }
         result.fanInMilliseconds = Stopwatch.milliseconds(since: fanInStart)
         result.coalescedRequests = fanIn
-        result.coalescedDecodes = decodes.total
+        result.coalescedDecodes = loader.statistics.decodes - decodesBefore
 
         // A second loader on the same disk folder, its memory cache empty.
         for request in requests { _ = try await loader.image(for: request) }
-        let second = try Self.makeLoader(factories, configuration, decodes: Counter())
+        let second = try Self.makeLoader(factories, configuration)
         var diskTimes: [Double] = []
         for index in 0..<max(5, requests.count) {
             second.imageCache?.removeAll()

@@ -8,8 +8,6 @@ final class Counter: Sendable {
 
     func increment(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
     func count(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
-    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
-    func reset() { counts.withLock { $0.removeAll() } }
 }
 
 /// A transport that counts its fetches by URL (how many attempts a failed load made), then defers to `base`.
@@ -25,29 +23,9 @@ struct CountingTransport: ImageTransport {
     }
 }
 
-/// A decoder that counts its decodes, then defers to `base` (to show that coalesced requests decode once).
-struct CountingDecoder: ImageDecoder {
-    let base: any ImageDecoder
-    let counter: Counter
-
-    var format: ImageFormat { base.format }
-
-    func canDecode(_ header: Data) -> Bool { base.canDecode(header) }
-
-    func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        counter.increment(format.rawValue)
-        return try base.decode(data, options: options)
-    }
-}
-
 extension PluginRegistry {
     /// Puts a counting wrapper in front of every transport, keeping their order of precedence.
     func countTransports(with counter: Counter) {
         for transport in transports.reversed() { register(CountingTransport(base: transport, counter: counter)) }
-    }
-
-    /// Puts a counting wrapper in front of every decoder, keeping their order of precedence.
-    func countDecoders(with counter: Counter) {
-        for decoder in decoders.reversed() { register(CountingDecoder(base: decoder, counter: counter)) }
     }
 }
