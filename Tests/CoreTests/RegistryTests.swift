@@ -13,6 +13,13 @@ private struct PrefixDecoder: ImageDecoder {
     }
 }
 
+private struct ForeignErrorDecoder: ImageDecoder {
+    struct Oops: Error {}
+    var format: ImageFormat { ImageFormat("oops") }
+    func canDecode(_ header: Data) -> Bool { true }
+    func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage { throw Oops() }
+}
+
 private struct NamedTransport: ImageTransport {
     let name: String
     let schemes: Set<String>
@@ -86,5 +93,27 @@ private struct NullEncoder: ImageEncoder {
         }
         #expect(error?.kind == .tooLarge)
         #expect(error?.source == "mem:a")
+    }
+
+    @Test func choosingADecoderChecksTheByteLimitAndNamesUnknownBytes() throws {
+        let registry = PluginRegistry()
+        registry.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        let png = Data([0x89, 0x50, 0x4E, 0x47])
+        #expect(try registry.decoder(for: png, limits: .default).format == .png)
+        let tooLarge = #expect(throws: ImagoError.self) {
+            try registry.decoder(for: png, limits: DecodeLimits(maxBytes: 3))
+        }
+        #expect(tooLarge?.kind == .tooLarge)
+        let unknown = #expect(throws: ImagoError.self) { try registry.decoder(for: Data([1, 2]), limits: .default) }
+        #expect(unknown?.kind == .decodingFailed(format: nil))
+        #expect(unknown?.reason == "not an image: unknown format")
+    }
+
+    @Test func checkedDecodingTurnsAPluginsOwnErrorIntoDecodingFailed() {
+        let error = #expect(throws: ImagoError.self) {
+            try ForeignErrorDecoder().decode(checked: Data([0]), options: .default)
+        }
+        #expect(error?.kind == .decodingFailed(format: ImageFormat("oops")))
+        #expect(error?.reason.hasPrefix("oops decoding failed") == true)
     }
 }

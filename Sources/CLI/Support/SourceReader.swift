@@ -28,13 +28,9 @@ struct SourceReader: Sendable {
     /// Decodes `data` with the decoder that recognises it.
     func decode(_ data: Data, source: String, options: DecodeOptions = .default) throws(ImagoError) -> DecodedImage {
         do {
-            guard let decoder = registry.decoder(for: data) else {
-                throw ImagoError(.decodingFailed(format: nil), "not an image: unknown format")
-            }
             var options = options
             options.limits = limits
-            try limits.check(byteCount: data.count)
-            return try decoder.decode(data, options: options)
+            return try registry.decoder(for: data, limits: limits).decode(checked: data, options: options)
         } catch {
             throw Self.named(error, source)
         }

@@ -49,19 +49,9 @@ extension ImageLoader {
         var options = request.effectiveDecodeOptions
         // The request's own limits win only when it set some; otherwise the loader's settings apply.
         if options.limits == .default { options.limits = settings.limits }
-        try options.limits.check(byteCount: data.count)
-        guard let decoder = registry.decoder(for: data) else {
-            throw ImagoError(.decodingFailed(format: nil), "not an image: unknown format")
-        }
-        var image: DecodedImage
+        let decoder = try registry.decoder(for: data, limits: options.limits)
         counters.decodes.increment()
-        do {
-            image = try decoder.decode(data, options: options)
-        } catch let error as ImagoError {
-            throw error
-        } catch {
-            throw ImagoError(.decodingFailed(format: decoder.format), "\(decoder.format) decoding failed: \(error)")
-        }
+        var image = try decoder.decode(checked: data, options: options)
         if request.appliesOrientation, image.orientation != .up {
             image = try OrientationProcessor().process(image)
         }

@@ -21,3 +21,17 @@ extension ImageDecoder {
     /// Decodes with default options.
     public func decode(_ data: Data) throws -> DecodedImage { try decode(data, options: .default) }
 }
+
+extension ImageDecoder {
+    /// Decodes, turning an error that is not an `ImagoError` (a plugin's own) into `decodingFailed` with this
+    /// decoder's format, so every failure a user sees is a toolkit error.
+    public func decode(checked data: Data, options: DecodeOptions) throws -> DecodedImage {
+        do {
+            return try decode(data, options: options)
+        } catch let error as ImagoError {
+            throw error
+        } catch {
+            throw ImagoError(.decodingFailed(format: format), "\(format) decoding failed: \(error)")
+        }
+    }
+}

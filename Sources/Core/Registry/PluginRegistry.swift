@@ -117,3 +117,15 @@ public final class PluginRegistry: Sendable {
         return try factory.build(settings, path: path)
     }
 }
+
+extension PluginRegistry {
+    /// The decoder for `data`, after the byte limit is checked; throws `decodingFailed` ("not an image") when no
+    /// decoder recognises the bytes. The one way the loader and the tools choose a decoder.
+    public func decoder(for data: Data, limits: DecodeLimits) throws -> any ImageDecoder {
+        try limits.check(byteCount: data.count)
+        guard let decoder = decoder(for: data) else {
+            throw ImagoError(.decodingFailed(format: nil), "not an image: unknown format")
+        }
+        return decoder
+    }
+}
