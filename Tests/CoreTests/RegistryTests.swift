@@ -75,6 +75,11 @@ private struct NullEncoder: ImageEncoder {
         #expect(fetched.metadata.contentType == "mine")
         #expect(String(decoding: fetched.data, as: UTF8.self) == "mine")
         #expect(registry.transport(for: URL(string: "http://x/y")!) != nil)
+        let unsupported = #expect(throws: ImagoError.self) {
+            try registry.transport(serving: URL(string: "s3://bucket/key")!)
+        }
+        #expect(unsupported?.kind == .unsupportedScheme)
+        #expect(unsupported?.description == #"s3://bucket/key: unsupported scheme "s3""#)
     }
 
     @Test func encodersOverrideByFormat() throws {

@@ -16,10 +16,9 @@ struct SourceReader: Sendable {
     func fetch(_ source: String) async throws(ImagoError) -> Data {
         do {
             let url = try ImageRequest.url(from: source)
-            guard let transport = registry.transport(for: url) else {
-                throw ImagoError(.unsupportedScheme, "unsupported scheme \"\(url.scheme ?? "")\"")
-            }
-            return try await transport.fetchAll(TransportRequest(url: url), maxBytes: limits.maxBytes).data
+            return try await registry.transport(serving: url).fetchAll(
+                TransportRequest(url: url), maxBytes: limits.maxBytes
+            ).data
         } catch {
             throw Self.named(error, source)
         }

@@ -19,10 +19,7 @@ extension ImageLoader {
             if entry.metadata.canRevalidate { stale = entry }
         }
         try Task.checkCancellation()
-        guard let transport = registry.transport(for: request.url) else {
-            let scheme = request.url.scheme ?? ""
-            throw ImagoError(.unsupportedScheme, "unsupported scheme \"\(scheme)\"", source: request.sourceString)
-        }
+        let transport = try registry.transport(serving: request.url)
         var transportRequest = TransportRequest(url: request.url, headers: request.headers)
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
         let (fetched, attempts) = try await fetchWithRetries(transport, transportRequest, work: work)

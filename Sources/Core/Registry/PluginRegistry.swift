@@ -119,6 +119,15 @@ public final class PluginRegistry: Sendable {
 }
 
 extension PluginRegistry {
+    /// The transport for `url`'s scheme; throws `unsupportedScheme` naming the URL when none serves it.
+    public func transport(serving url: URL) throws -> any ImageTransport {
+        guard let transport = transport(for: url) else {
+            throw ImagoError(
+                .unsupportedScheme, "unsupported scheme \"\(url.scheme ?? "")\"", source: url.absoluteString)
+        }
+        return transport
+    }
+
     /// The decoder for `data`, after the byte limit is checked; throws `decodingFailed` ("not an image") when no
     /// decoder recognises the bytes. The one way the loader and the tools choose a decoder.
     public func decoder(for data: Data, limits: DecodeLimits) throws -> any ImageDecoder {
