@@ -19,17 +19,21 @@ public struct ImagoConfiguration: Sendable, Hashable {
     public var dataCache: PluginSpec?
     /// The loader's scheduling, limits and retries.
     public var loader: LoaderSettings
+    /// Sections owned by applications built on the toolkit (`serve` for `imago serve`), kept as JSON for them to
+    /// read. A file may hold a section only when `defaults` has it, so a misspelt key is still an error.
+    public var sections: [String: JSONValue]
 
     /// Creates a configuration.
     public init(
         transports: [PluginSpec] = [], codecs: [PluginSpec] = [], imageCache: PluginSpec? = nil,
-        dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings()
+        dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings(), sections: [String: JSONValue] = [:]
     ) {
         self.transports = transports
         self.codecs = codecs
         self.imageCache = imageCache
         self.dataCache = dataCache
         self.loader = loader
+        self.sections = sections
     }
 
     /// Reads a configuration from JSON, starting from `defaults` for every key left out.
@@ -50,7 +54,10 @@ public struct ImagoConfiguration: Sendable, Hashable {
             codecs: try specs("codecs", defaults.codecs),
             imageCache: try spec("imageCache", defaults.imageCache),
             dataCache: try spec("dataCache", defaults.dataCache),
-            loader: try Self.loaderSettings(reader, defaults: defaults.loader))
+            loader: try Self.loaderSettings(reader, defaults: defaults.loader),
+            sections: defaults.sections.reduce(into: [:]) { sections, section in
+                sections[section.key] = reader.value(section.key) ?? section.value
+            })
         try reader.finish()
     }
 
@@ -71,13 +78,15 @@ public struct ImagoConfiguration: Sendable, Hashable {
 
     /// The JSON form, which `init(json:)` reads back to an equal configuration.
     public var json: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "transports": .array(transports.map(\.json)),
             "codecs": .array(codecs.map(\.json)),
             "imageCache": imageCache?.json ?? .null,
             "dataCache": dataCache?.json ?? .null,
             "loader": loader.json,
-        ])
+        ]
+        object.merge(sections) { builtIn, _ in builtIn }
+        return .object(object)
     }
 
     private static func isPresent(_ value: JSONValue, _ key: String) -> Bool {
