@@ -83,15 +83,25 @@ final class HTTPDaemon: Sendable {
 
     /// Stops accepting connections; those open are still served, with `Connection: close`.
     func stopAccepting() {
-        pending.withLock { $0.draining = true }
+        let first = pending.withLock { pending in
+            defer { pending.draining = true }
+            return !pending.draining
+        }
+        guard first else { return }
         server.withLock { server in if let server { imago_mhd_stop_accepting(server.pointer) } }
     }
 
-    /// Waits up to `grace` seconds for the requests in flight, answers those still waiting with 503, and stops.
+    /// Waits up to `grace` seconds for the requests in flight, then stops.
     func drain(grace: Double) async {
         stopAccepting()
         let deadline = ContinuousClock.now + .milliseconds(Int(grace * 1000))
         while unanswered > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        stop()
+    }
+
+    /// Stops at once: requests still waiting get a 503, then every connection is closed.
+    func stop() {
+        stopAccepting()
         let late = pending.withLock { pending in
             let late = Array(pending.waiting.values)
             pending.waiting.removeAll()
@@ -103,14 +113,9 @@ final class HTTPDaemon: Sendable {
             }
             MHD_resume_connection(connection.pointer)
         }
-        // Resumed connections must be processed before MHD may stop (stopping with suspended ones is undefined).
+        // MHD must process the resumed connections before it stops: stopping with suspended ones aborts.
         let last = ContinuousClock.now + .seconds(2)
-        while unanswered > 0 && ContinuousClock.now < last { try? await Task.sleep(for: .milliseconds(10)) }
-        stop()
-    }
-
-    /// Stops the daemon at once (connections are closed).
-    func stop() {
+        while unanswered > 0 && ContinuousClock.now < last { usleep(2000) }
         pending.withLock { $0.stopped = true }
         server.withLock { server in
             if let running = server { imago_mhd_stop(running.pointer) }
