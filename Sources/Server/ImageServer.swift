@@ -142,6 +142,8 @@ public final class ImageServer: Sendable {
     }
 
     private func render(_ job: ImageJob, for request: HTTPRequest) async -> HTTPResponse {
+        metrics.enter()
+        defer { metrics.leave() }
         do {
             let (image, shared) = try await inflight.value(for: job.key) { [self] in
                 let image = try await gate.withSlot {

@@ -2,11 +2,11 @@ import Foundation
 import Imago
 import Testing
 
+@testable import ImagoServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import ImagoServer
 
 /// 200s: the image, its head, HEAD, ETag/304, Vary, formats and resizing.
 @Suite struct ImageServerResponseTests {

@@ -41,9 +41,10 @@ import Testing
 
     @Test func sourcesOutsideTheAllowListAndOtherSchemesAre403() async throws {
         let fixture = try ServerFixture()
-        for source in ["http://127.0.0.1:1/img/photo.jpg", "https://example.com/a.jpg", "file:///etc/passwd",
-            "data:image/png;base64,iVBORw0KGgo=", "ftp://127.0.0.1/a.jpg"]
-        {
+        for source in [
+            "http://127.0.0.1:1/img/photo.jpg", "https://example.com/a.jpg", "file:///etc/passwd",
+            "data:image/png;base64,iVBORw0KGgo=", "ftp://127.0.0.1/a.jpg",
+        ] {
             expectError(try await fixture.get("/unsafe/-/plain/" + ServerFixture.encode(source)), 403, "\(source)")
         }
         let open = try ServerFixture { settings, _ in settings.allowedSources = [] }

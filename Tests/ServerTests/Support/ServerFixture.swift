@@ -54,7 +54,9 @@ final class ServerFixture: Sendable {
     /// GET (or HEAD) `target` on the server.
     func get(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
         let port = self.port
-        return try await RawHTTP.offPool { try RawHTTP.get(port: port, target: target, method: method, headers: headers) }
+        return try await RawHTTP.offPool {
+            try RawHTTP.get(port: port, target: target, method: method, headers: headers)
+        }
     }
 
     /// The blocking form, for threads of their own (`RawHTTP.concurrently`).
@@ -70,13 +72,17 @@ final class ServerFixture: Sendable {
     /// photo.jpg (200×100, two halves), logo.png (64×48 with alpha), anim.gif (3 frames 8×6), big.png (300×300).
     static func writeImages(to folder: URL) throws {
         let registry = PluginRegistry.standard()
-        func write(_ image: DecodedImage, _ format: ImageFormat, _ name: String, options: EncodeOptions = .default) throws {
+        func write(_ image: DecodedImage, _ format: ImageFormat, _ name: String, options: EncodeOptions = .default)
+            throws
+        {
             let data = try registry.encoder(for: format)!.encode(image, options: options)
             try data.write(to: folder.appendingPathComponent(name))
         }
-        try write(DecodedImage(raster: try gradient(width: 200, height: 100, alpha: 255), format: .jpeg), .jpeg, "photo.jpg")
+        try write(
+            DecodedImage(raster: try gradient(width: 200, height: 100, alpha: 255), format: .jpeg), .jpeg, "photo.jpg")
         try write(DecodedImage(raster: try gradient(width: 64, height: 48, alpha: 128), format: .png), .png, "logo.png")
-        try write(DecodedImage(raster: try gradient(width: 300, height: 300, alpha: 255), format: .png), .png, "big.png")
+        try write(
+            DecodedImage(raster: try gradient(width: 300, height: 300, alpha: 255), format: .png), .png, "big.png")
         let frames = try [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)].map {
             ImageFrame(raster: try Raster(width: 8, height: 6, fill: $0), duration: 0.1)
         }
