@@ -105,7 +105,7 @@ public enum AddressClassifier {
         return .public
     }
 
-    /// One `inet_aton` part: decimal, `0x…` hex (digits may be absent, as glibc allows) or `0…` octal.
+    /// One `inet_aton` part: decimal, `0x…` hex (at least one digit) or `0…` octal.
     private static func number(_ part: Substring) -> UInt64? {
         guard !part.isEmpty else { return nil }
         var digits = part.utf8[...]
@@ -113,6 +113,7 @@ public enum AddressClassifier {
         if digits.starts(with: "0x".utf8) || digits.starts(with: "0X".utf8) {
             radix = 16
             digits = digits.dropFirst(2)
+            guard !digits.isEmpty else { return nil }
         } else if digits.first == UInt8(ascii: "0") {
             radix = 8
         }
