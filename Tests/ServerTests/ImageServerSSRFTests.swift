@@ -1,0 +1,44 @@
+import Foundation
+import Imago
+import Testing
+
+@testable import ImagoServer
+
+/// With the defaults, private and loopback sources are refused before any connection is made.
+@Suite struct ImageServerSSRFTests {
+    @Test func refusesLoopbackSourcesInEveryFormBeforeConnecting() async throws {
+        let fixture = try ServerFixture { settings, _ in
+            settings.allowPrivateAddresses = false
+            settings.allowedSources = []
+        }
+        let port = fixture.origin.port
+        let hosts = [
+            "127.0.0.1", "localhost", "[::1]", "0.0.0.0", "0", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1",
+            "127.1", "[::ffff:127.0.0.1]", "LocalHost.", "10.0.0.1", "192.168.1.1", "169.254.169.254",
+        ]
+        for host in hosts {
+            let source = "http://\(host):\(port)/img/photo.jpg"
+            let response = try await fixture.get("/unsafe/w=10/plain/" + ServerFixture.encode(source))
+            #expect(response.status == 403, "\(source)")
+            #expect(response.header("Cache-Control") == "no-store")
+            let encoded = Base64URL.encode(Array(source.utf8))
+            #expect(try await fixture.get("/unsafe/w=10/" + encoded).status == 403, "\(source) base64")
+        }
+        #expect(try await fixture.origin.count() == 0)
+    }
+
+    @Test func refusesRedirectsToOtherSchemes() async throws {
+        let fixture = try ServerFixture()
+        for target in ["file:///etc/passwd", "data:image/png;base64,iVBORw0KGgo=", "ftp://127.0.0.1/a.png"] {
+            let redirect = "redirect?to=" + ServerFixture.encode(target)
+            let response = try await fixture.get(fixture.path(origin: redirect))
+            #expect(response.status == 502, "\(target): \(response.text)")
+        }
+    }
+
+    @Test func followsRedirectsWithinTheAllowedOrigin() async throws {
+        let fixture = try ServerFixture()
+        let redirect = "redirect?to=" + ServerFixture.encode(fixture.origin.url("img/photo.jpg"))
+        #expect(try await fixture.get(fixture.path("w=10", origin: redirect)).status == 200)
+    }
+}
