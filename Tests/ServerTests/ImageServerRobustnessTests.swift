@@ -31,7 +31,7 @@ import Testing
             try? RawHTTP.send(descriptor, Data(request.utf8))
             return try RawHTTP.readResponse(descriptor, headOnly: false)
         }
-        #expect((400..<500).contains(response.status), "status \(response.status)")
+        #expect(response.status == 431, "status \(response.status)")
         #expect(try await fixture.get("/health").status == 200)
     }
 
