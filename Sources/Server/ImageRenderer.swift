@@ -49,14 +49,16 @@ struct ImageRenderer: Sendable {
                 var resize = ResizeProcessor(width: width, height: height, mode: mode, upscale: options.enlarge)
                 resize.limits = limits
                 processors.append(resize)
-                decode.contentMode = mode
             case .fill:
                 var stretch = StretchProcessor(width: width, height: height, upscale: options.enlarge)
                 stretch.limits = limits
                 processors.append(stretch)
-                decode.contentMode = .fill
             }
-            decode.targetSize = PixelSize(width: width, height: height)
+            // The decoder picks its reduction from the stored size, before the EXIF orientation turns the image;
+            // a square target both sides of the reduced image must cover is right for every orientation.
+            let side = max(options.outputWidth ?? 0, options.outputHeight ?? 0)
+            decode.targetSize = PixelSize(width: side, height: side)
+            decode.contentMode = .fill
         }
         return ImageRequest(url: url, processors: processors, decodeOptions: decode)
     }
