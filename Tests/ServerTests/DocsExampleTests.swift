@@ -28,26 +28,12 @@ import Testing
     }
 
     @Test func fileSourcesNamedInAllowedSourcesAreServed() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-files-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try ServerFixture.writeImages(to: folder)
-        var settings = ServeSettings()
-        settings.listen = "127.0.0.1:0"
-        settings.allowedSources = [folder.absoluteString]
-        var configuration = PluginRegistry.standardFactories().standardConfiguration()
-        configuration.dataCache = nil
-        let server = try ImageServer(configuration: configuration, settings: settings)
-        defer { server.stop() }
-        let port = server.port
-        func get(_ name: String) async throws -> RawResponse {
-            let source = ServerFixture.encode(folder.appendingPathComponent(name).absoluteString)
-            return try await RawHTTP.offPool { try RawHTTP.get(port: port, target: "/unsafe/w=20/plain/" + source) }
+        let fixture = try ServerFixture { settings, _, folder in settings.allowedSources = [folder.absoluteString] }
+        func get(_ source: String) async throws -> RawResponse {
+            try await fixture.get("/unsafe/w=20/plain/" + ServerFixture.encode(source))
         }
-        #expect(try await get("photo.jpg").status == 200)
-        #expect(try await get("missing.jpg").status == 404)
-        let outside = ServerFixture.encode("file:///etc/hostname")
-        let refused = try await RawHTTP.offPool { try RawHTTP.get(port: port, target: "/unsafe/-/plain/" + outside) }
-        #expect(refused.status == 403)
+        #expect(try await get(fixture.folder.appendingPathComponent("photo.jpg").absoluteString).status == 200)
+        #expect(try await get(fixture.folder.appendingPathComponent("missing.jpg").absoluteString).status == 404)
+        #expect(try await get("file:///etc/hostname").status == 403)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// With the defaults, private and loopback sources are refused before any connection is made.
 @Suite struct ImageServerSSRFTests {
     @Test func refusesLoopbackSourcesInEveryFormBeforeConnecting() async throws {
-        let fixture = try ServerFixture { settings, _ in
+        let fixture = try ServerFixture { settings, _, _ in
             settings.allowPrivateAddresses = false
             settings.allowedSources = []
         }

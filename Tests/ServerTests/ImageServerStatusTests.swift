@@ -47,7 +47,7 @@ import Testing
         ] {
             expectError(try await fixture.get("/unsafe/-/plain/" + ServerFixture.encode(source)), 403, "\(source)")
         }
-        let open = try ServerFixture { settings, _ in settings.allowedSources = [] }
+        let open = try ServerFixture { settings, _, _ in settings.allowedSources = [] }
         for source in ["file:///etc/passwd", "data:image/png;base64,iVBORw0KGgo="] {
             expectError(try await open.get("/unsafe/-/plain/" + ServerFixture.encode(source)), 403, "\(source)")
         }
@@ -65,30 +65,30 @@ import Testing
     }
 
     @Test func oversizedSourcesAre413AndNonImages415AndPixelLimits422() async throws {
-        let fixture = try ServerFixture { settings, _ in settings.maxSourceBytes = 600 }
+        let fixture = try ServerFixture { settings, _, _ in settings.maxSourceBytes = 600 }
         let size = try Data(contentsOf: fixture.folder.appendingPathComponent("big.png")).count
         #expect(size > 600)
         expectError(try await fixture.get(fixture.path(origin: "img/big.png")), 413)
         expectError(try await fixture.get(fixture.path(origin: "text")), 415)
         expectError(try await fixture.get(fixture.path(origin: "img/notes.png")), 415)
-        let pixels = try ServerFixture { settings, _ in settings.maxSourcePixels = 100 * 100 }
+        let pixels = try ServerFixture { settings, _, _ in settings.maxSourcePixels = 100 * 100 }
         expectError(try await pixels.get(pixels.path("w=10", origin: "img/big.png")), 422)
         #expect(try await pixels.get(pixels.path("w=10", origin: "img/logo.png")).status == 200)
     }
 
     @Test func failingSourcesAre502AndSlowOnes504() async throws {
-        let fixture = try ServerFixture { settings, _ in settings.sourceTimeout = 1 }
+        let fixture = try ServerFixture { settings, _, _ in settings.sourceTimeout = 1 }
         expectError(try await fixture.get(fixture.path(origin: "status/503")), 502)
         expectError(try await fixture.get(fixture.path(origin: "status/500")), 502)
         expectError(try await fixture.get(fixture.path(origin: "cut/big.png")), 502)
         let refused = "/unsafe/-/plain/" + ServerFixture.encode("http://127.0.0.1:1/img/photo.jpg")
-        let anyPort = try ServerFixture { settings, _ in settings.allowedSources = ["http://127.0.0.1:1/"] }
+        let anyPort = try ServerFixture { settings, _, _ in settings.allowedSources = ["http://127.0.0.1:1/"] }
         expectError(try await anyPort.get(refused), 502)
         expectError(try await fixture.get(fixture.path(origin: "hang")), 504)
     }
 
     @Test func overloadIs503WithRetryAfter() async throws {
-        let fixture = try ServerFixture { settings, _ in
+        let fixture = try ServerFixture { settings, _, _ in
             settings.maxConcurrentRequests = 1
             settings.maxQueuedRequests = 1
         }
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func signaturesAreCheckedWithEveryKey() async throws {
-        let fixture = try ServerFixture { settings, _ in settings.signingKeys = ["first-secret", "second-secret"] }
+        let fixture = try ServerFixture { settings, _, _ in settings.signingKeys = ["first-secret", "second-secret"] }
         let unsigned = fixture.path("w=20", origin: "img/photo.jpg")  // /unsafe/…
         let rest = String(unsigned.dropFirst("/unsafe".count))
         for key in 0..<2 {

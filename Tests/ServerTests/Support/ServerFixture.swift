@@ -1,20 +1,25 @@
 import Foundation
 import Imago
-import Synchronization
 
 @testable import ImagoServer
 
-/// A running `ImageServer` on 127.0.0.1 port 0 with a loopback origin serving test images, and the access log
-/// it wrote. Loopback origins need `allowPrivateAddresses` and an explicit `allowedSources`.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `imago serve` on 127.0.0.1 port 0 (the built executable, as a child process, so the server never shares a
+/// cooperative pool with the tests), a loopback origin serving test images, and the access log it wrote.
+/// Loopback origins need `allowPrivateAddresses` and an explicit `allowedSources`.
 final class ServerFixture: Sendable {
     let folder: URL
     let origin: OriginServer
-    let server: ImageServer
-    private let entries = LogBox()
+    let process: ServeChild
 
-    /// Starts an origin and a server; `adjust` changes the settings first (the origin is allowed already).
+    /// Starts an origin and a server; `adjust` changes the settings first (the origin is allowed already; the
+    /// third argument is the folder of the images, for `file:` prefixes).
     init(
-        retries: Int = 1, imageCache: Bool = true, adjust: (inout ServeSettings, OriginServer) -> Void = { _, _ in }
+        retries: Int = 1, imageCache: Bool = true,
+        adjust: (inout ServeSettings, OriginServer, URL) -> Void = { _, _, _ in }
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -24,27 +29,27 @@ final class ServerFixture: Sendable {
         settings.listen = "127.0.0.1:0"
         settings.allowPrivateAddresses = true
         settings.allowedSources = [origin.prefix]
-        adjust(&settings, origin)
+        adjust(&settings, origin, folder)
         var configuration = PluginRegistry.standardFactories().standardConfiguration()
         configuration.dataCache = nil
         if !imageCache { configuration.imageCache = nil }
         configuration.loader.retry = RetryPolicy(maxAttempts: retries, initialDelay: 0.01)
-        let entries = self.entries
-        server = try ImageServer(configuration: configuration, settings: settings) { entry in
-            entries.lines.withLock { $0.append(entry) }
-        }
+        configuration.sections[ServeSettings.sectionName] = settings.json
+        let file = folder.appendingPathComponent("serve.json")
+        try Data(configuration.json.jsonText().utf8).write(to: file)
+        process = try ServeChild(arguments: ["serve", "--config", file.path], folder: folder)
     }
 
     deinit {
-        server.stop()
+        process.kill()
         origin.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
-    var port: Int { server.port }
+    var port: Int { process.port }
 
-    /// The access-log entries so far.
-    var log: [AccessLogEntry] { entries.lines.withLock { $0 } }
+    /// The access-log lines so far.
+    var log: [LoggedRequest] { process.logLines.compactMap(LoggedRequest.init) }
 
     /// `/unsafe/OPTIONS/plain/SOURCE` (percent-encoded) for a path on the origin.
     func path(_ options: String = "-", origin path: String) -> String {
@@ -69,7 +74,7 @@ final class ServerFixture: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))!
     }
 
-    /// photo.jpg (200×100, two halves), logo.png (64×48 with alpha), anim.gif (3 frames 8×6), big.png (300×300).
+    /// photo.jpg (200×100), logo.png (64×48 with alpha), big.png (300×300), anim.gif (3 frames 8×6), notes.png (text).
     static func writeImages(to folder: URL) throws {
         let registry = PluginRegistry.standard()
         func write(_ image: DecodedImage, _ format: ImageFormat, _ name: String, options: EncodeOptions = .default)
@@ -104,6 +109,102 @@ final class ServerFixture: Sendable {
     }
 }
 
-private final class LogBox: Sendable {
-    let lines = Mutex<[AccessLogEntry]>([])
+/// One access-log line, parsed.
+struct LoggedRequest: Sendable {
+    var line: String
+    var time: Date
+    var method: String
+    var path: String
+    var status: Int
+    var bytes: Int
+    var milliseconds: Double
+    var cache: String
+
+    init?(_ line: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let time = (object["time"] as? String).flatMap(Self.parseTime), let method = object["method"] as? String,
+            let path = object["path"] as? String, let status = object["status"] as? Int,
+            let bytes = object["bytes"] as? Int, let ms = object["ms"] as? Double,
+            let cache = object["cache"] as? String
+        else { return nil }
+        (self.line, self.time, self.method, self.path, self.status) = (line, time, method, path, status)
+        (self.bytes, self.milliseconds, self.cache) = (bytes, ms, cache)
+    }
+
+    static func parseTime(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
+
+/// The `imago` executable run as a child process, its stdout (the access log) and stderr in files.
+final class ServeChild: @unchecked Sendable {  // `Process` is not Sendable; it is only killed once, under `lock`
+    private let process = Process()
+    private let outURL: URL
+    private let errURL: URL
+    private let lock = NSLock()
+    let port: Int
+
+    init(arguments: [String], folder: URL) throws {
+        outURL = folder.appendingPathComponent("serve.out")
+        errURL = folder.appendingPathComponent("serve.err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        var found = 0
+        while Date() < deadline {
+            let text = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }) {
+                found = Int(line.split(separator: ":").last ?? "") ?? 0
+                break
+            }
+            if !process.isRunning { break }
+            usleep(10_000)
+        }
+        port = found
+        guard found > 0 else {
+            let text = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            kill()
+            throw RawHTTPError(description: "imago serve did not start: \(text)")
+        }
+    }
+
+    /// The lines of standard output so far.
+    var logLines: [String] {
+        ((try? String(contentsOf: outURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func kill() {
+        lock.lock()
+        defer { lock.unlock() }
+        if process.isRunning {
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The built `imago` next to the test bundle (`swift build --build-tests` builds it).
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("imago"))
+        }
+        if let runner = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(runner.deletingLastPathComponent().appendingPathComponent("imago"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/imago"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw RawHTTPError(description: "the imago executable is not built: run `swift build --build-tests`")
+        }
+        return found
+    }
 }
