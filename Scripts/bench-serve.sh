@@ -91,14 +91,17 @@ peak_rss() {
     echo $((total / 1024))
 }
 
-run_wrk() {  # url-prefix url-suffix check-url
-    curl -sf -o "$work/check.jpg" "$1""0""$2" || { echo "the first thumbnail failed: $1""0""$2" >&2; return 1; }
+run_wrk() {  # path-prefix path-suffix base-url
+    curl -sf -o "$work/check.jpg" "$3$1""0""$2" || { echo "the first thumbnail failed: $3$1""0""$2" >&2; return 1; }
     wrk -t 2 -c 8 -d 3s -s "$work/paths.lua" "$3" -- "$1" "$2" >/dev/null  # warm-up
     wrk -t 2 -c 8 -d "${seconds}s" --timeout 10s -s "$work/paths.lua" "$3" -- "$1" "$2" | grep RESULT
 }
 
 port_imago=18480
 port_thumbor=18490
+started=()
+stop_started() { for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap stop_started EXIT
 
 # imago serve: file sources allowed from the photo folder; no result cache, no memory or disk cache.
 cat >"$work/imago.json" <<EOF
@@ -107,6 +110,7 @@ cat >"$work/imago.json" <<EOF
 EOF
 "$imago" serve --config "$work/imago.json" --quiet 2>"$work/imago.log" &
 imago_pid=$!
+started+=($imago_pid)
 wait_for "http://127.0.0.1:$port_imago/health"
 imago_prefix="/unsafe/w=512,f=jpeg,q=80/plain/file%3A%2F%2F$work/photos/photo-"
 imago_result=$(run_wrk "$imago_prefix" ".jpg" "http://127.0.0.1:$port_imago")
@@ -128,11 +132,13 @@ EOF
 "$work/thumbor/bin/thumbor" -i 127.0.0.1 -p $port_thumbor -c "$work/thumbor.conf" --processes "$cores" -l error \
     2>"$work/thumbor.log" &
 thumbor_pid=$!
+started+=($thumbor_pid)
 wait_for "http://127.0.0.1:$port_thumbor/healthcheck"
 thumbor_result=$(run_wrk "/unsafe/512x0/photo-" ".jpg" "http://127.0.0.1:$port_thumbor")
 vipsheader "$work/check.jpg"
 thumbor_rss=$(peak_rss $thumbor_pid)
 thumbor_children=$(pgrep -P $thumbor_pid || true)
+started+=($thumbor_children)
 kill -TERM $thumbor_pid $thumbor_children 2>/dev/null || true
 wait $thumbor_pid || true
 
