@@ -48,7 +48,9 @@ struct CorpusAgreement: CustomStringConvertible {
         for entry in corpus.entries(in: folder) {
             result.checked += 1
             let data = try corpus.data(entry)
-            let outcome: Result<DecodedImage, any Error> = Result { try decoder.decode(data) }
+            let outcome: Result<DecodedImage, any Error> = Result {
+                try decoder.decode(data, options: CorpusConformance.options)
+            }
             if let known = knownDifferences[entry.file] {
                 if let problem = problem(with: outcome, for: entry, known: known, data: data) {
                     result.unexpected.append("\(entry.file): \(problem)")
