@@ -10,19 +10,8 @@ public enum ColorManagement {
     /// that cannot be used is dropped with a warning, as at decode time.
     public static func convertedToSRGB(_ image: DecodedImage) throws -> DecodedImage {
         guard let profile = image.iccProfile else { return image }
-        var converted = image
         let plan = try ColorPlan(profile: profile, layout: .rgba, options: .default, format: image.format)
-        if plan.transform != nil {
-            converted.frames = try image.frames.map { frame in
-                let source = frame.raster
-                let raster = try Raster(width: source.width, height: source.height, bytesPerRow: source.bytesPerRow) {
-                    buffer in
-                    source.withUnsafeBytes { buffer.copyMemory(from: $0) }
-                    plan.apply(to: buffer, width: source.width, height: source.height, bytesPerRow: source.bytesPerRow)
-                }
-                return ImageFrame(raster: raster, duration: frame.duration)
-            }
-        }
+        var converted = try plan.applied(to: image)
         converted.iccProfile = nil
         converted.warnings += plan.warnings
         return converted

@@ -54,6 +54,22 @@ struct ColorPlan {
         transform.apply(base, width: width, height: height, bytesPerRow: bytesPerRow)
     }
 
+    /// Every frame of `image` converted into new rasters, for decoders whose library owns the pixel memory.
+    func applied(to image: DecodedImage) throws -> DecodedImage {
+        guard transform != nil else { return image }
+        var converted = image
+        converted.frames = try image.frames.map { frame in
+            let source = frame.raster
+            let raster = try Raster(width: source.width, height: source.height, bytesPerRow: source.bytesPerRow) {
+                buffer in
+                source.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                apply(to: buffer, width: source.width, height: source.height, bytesPerRow: source.bytesPerRow)
+            }
+            return ImageFrame(raster: raster, duration: frame.duration)
+        }
+        return converted
+    }
+
     /// Records the outcome on the decoded image.
     func record(on image: inout DecodedImage) {
         image.iccProfile = keptProfile

@@ -81,8 +81,9 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    /// Whether the transform leaves every 8-bit value as it is (an sRGB profile): probed on ramps of each
-    /// channel, the grey axis and a coarse cube, so the decoder can skip it.
+    /// Whether the transform moves no 8-bit value by more than 1 (an sRGB profile, give or take the rounding of
+    /// its curves, which is invisible): probed on ramps of each channel, the grey axis and a coarse cube, so the
+    /// decoder can skip it and return sRGB-tagged pixels exactly as stored, as browsers do.
     var isIdentity: Bool {
         var probe: [UInt8] = []
         switch layout {
@@ -99,7 +100,7 @@ final class ColorTransform: @unchecked Sendable {
         }
         let original = probe
         probe.withUnsafeMutableBytes { apply($0.baseAddress!, width: $0.count / 4, height: 1, bytesPerRow: $0.count) }
-        return probe == original
+        return zip(probe, original).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
     }
 }
 
