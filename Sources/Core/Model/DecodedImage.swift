@@ -1,3 +1,5 @@
+import Foundation
+
 /// One frame of an image: a fully composited canvas and how long it is shown.
 public struct ImageFrame: Sendable, Equatable {
     /// The canvas, composited as a browser shows it (for animations, after disposal and blending).
@@ -28,6 +30,8 @@ public struct DecodedImage: Sendable, Equatable {
     public var encodedSize: Int
     /// Pixels per point for display (2 for @2x images); the UI size is the pixel size divided by it.
     public var scale: Double
+    /// The ICC profile embedded in the file, as stored (`nil` when there was none); the pixels are not converted.
+    public var iccProfile: Data? = nil
 
     /// Creates an image; `frames` must not be empty.
     public init(

@@ -1,0 +1,96 @@
+import CAVIF
+import Foundation
+import ImagoCore
+
+extension AVIFCodec {
+    /// Parses the container, checks the limits against the declared size and frame count, then decodes each
+    /// frame into a pooled raster (libavif's YUV to RGBA conversion, which reduces 10 and 12 bits to 8).
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, threads: Int) throws -> DecodedImage {
+        guard let decoder = avifDecoderCreate() else { throw AVIFErrors.decoding("out of memory") }
+        defer { avifDecoderDestroy(decoder) }
+        decoder.pointee.maxThreads = Int32(threads)
+        decoder.pointee.ignoreExif = 1
+        decoder.pointee.ignoreXMP = 1
+        // libavif's own ceilings would refuse a huge size or frame count as a parse failure; ours are checked
+        // right after parsing, before any frame is decoded, so they can say `limitExceeded`.
+        decoder.pointee.imageSizeLimit = UInt32.max
+        decoder.pointee.imageDimensionLimit = 0
+        decoder.pointee.imageCountLimit = 0
+        var result = avifDecoderSetIOMemory(
+            decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        guard result == AVIF_RESULT_OK else { throw AVIFErrors.decoding("cannot read the data", result: result) }
+        result = avifDecoderParse(decoder)
+        guard result == AVIF_RESULT_OK, let header = decoder.pointee.image else {
+            throw AVIFErrors.decoding("cannot parse the file", result: result)
+        }
+        let width = Int(header.pointee.width)
+        let height = Int(header.pointee.height)
+        let frameCount = Int(decoder.pointee.imageCount)
+        let wanted = options.frames == .first ? Swift.min(frameCount, 1) : frameCount
+        try options.limits.check(frames: wanted, width: width, height: height, format: .avif)
+        guard wanted > 0 else { throw AVIFErrors.decoding("the file has no image") }
+
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(wanted)
+        var orientation = ImageOrientation.up
+        var profile: Data?
+        while frames.count < wanted {
+            result = avifDecoderNextImage(decoder)
+            guard result == AVIF_RESULT_OK, let image = decoder.pointee.image else {
+                throw AVIFErrors.decoding("frame \(frames.count) is corrupt or truncated", result: result)
+            }
+            guard Int(image.pointee.width) == width, Int(image.pointee.height) == height else {
+                throw AVIFErrors.decoding("frame \(frames.count) changes the size")
+            }
+            if frames.isEmpty {
+                orientation = transformation(of: image.pointee)
+                let icc = image.pointee.icc
+                profile = icc.size > 0 ? Data(bytes: icc.data, count: icc.size) : nil
+            }
+            let raster = try toRGBA(image, hasAlpha: decoder.pointee.alphaPresent != 0)
+            let duration = decoder.pointee.imageTiming.duration
+            frames.append(ImageFrame(raster: try raster.oriented(orientation), duration: duration))
+        }
+        if frames.count == 1 { frames[0].duration = 0 }
+        var decoded = DecodedImage(
+            frames: frames, loopCount: 0, format: .avif, hasAlpha: decoder.pointee.alphaPresent != 0,
+            encodedSize: bytes.count)
+        decoded.iccProfile = profile
+        return decoded
+    }
+
+    /// One frame converted to straight-alpha RGBA8 (opaque when the file has no alpha plane).
+    static func toRGBA(_ image: UnsafeMutablePointer<avifImage>, hasAlpha: Bool) throws -> Raster {
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        return try Raster(width: width, height: height) { buffer in
+            var rgb = avifRGBImage()
+            avifRGBImageSetDefaults(&rgb, image)
+            rgb.format = AVIF_RGB_FORMAT_RGBA
+            rgb.depth = 8
+            rgb.alphaPremultiplied = 0
+            rgb.pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            rgb.rowBytes = UInt32(width * 4)
+            let result = avifImageYUVToRGB(image, &rgb)
+            guard result == AVIF_RESULT_OK else {
+                throw AVIFErrors.decoding("cannot convert the pixels to RGBA", result: result)
+            }
+        }
+    }
+
+    /// The EXIF orientation equal to the file's `irot` (anticlockwise quarter turns) followed by `imir`
+    /// (mode 0 exchanges top and bottom, 1 left and right), the order libavif and libheif write and apply them.
+    static func transformation(of image: avifImage) -> ImageOrientation {
+        let flags = image.transformFlags
+        let turns = flags & AVIF_TRANSFORM_IROT.rawValue != 0 ? Int(image.irot.angle % 4) : 0
+        let mirror: Int? = flags & AVIF_TRANSFORM_IMIR.rawValue != 0 ? Int(image.imir.mode) : nil
+        let table: [[ImageOrientation]] = [
+            // no mirror, top-bottom (0), left-right (1)
+            [.up, .downMirrored, .upMirrored],
+            [.left, .leftMirrored, .rightMirrored],
+            [.down, .upMirrored, .downMirrored],
+            [.right, .rightMirrored, .leftMirrored],
+        ]
+        return table[turns][mirror.map { $0 == 0 ? 1 : 2 } ?? 0]
+    }
+}
