@@ -11,17 +11,16 @@ extension AVIFCodec {
         decoder.pointee.maxThreads = Int32(threads)
         decoder.pointee.ignoreExif = 1
         decoder.pointee.ignoreXMP = 1
-        // libavif's own ceilings would refuse a huge size or frame count as a parse failure; ours are checked
-        // right after parsing, before any frame is decoded, so they can say `limitExceeded`.
-        decoder.pointee.imageSizeLimit = UInt32.max
-        decoder.pointee.imageDimensionLimit = 0
+        // Our limits are checked right after parsing, before any frame is decoded. libavif's own frame-count
+        // ceiling is lifted so that check can say `limitExceeded`; its size ceiling (16384 x 16384 pixels, the
+        // most it supports) stays, and its refusal is reported as `limitExceeded` too.
         decoder.pointee.imageCountLimit = 0
         var result = avifDecoderSetIOMemory(
             decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         guard result == AVIF_RESULT_OK else { throw AVIFErrors.decoding("cannot read the data", result: result) }
         result = avifDecoderParse(decoder)
         guard result == AVIF_RESULT_OK, let header = decoder.pointee.image else {
-            throw AVIFErrors.decoding("cannot parse the file", result: result)
+            throw AVIFErrors.parsing(result, diagnostic: diagnostic(decoder))
         }
         let width = Int(header.pointee.width)
         let height = Int(header.pointee.height)
@@ -92,5 +91,12 @@ extension AVIFCodec {
             [.right, .rightMirrored, .leftMirrored],
         ]
         return table[turns][mirror.map { $0 == 0 ? 1 : 2 } ?? 0]
+    }
+
+    /// libavif's detailed reason for the last failure.
+    static func diagnostic(_ decoder: UnsafeMutablePointer<avifDecoder>) -> String {
+        withUnsafeBytes(of: decoder.pointee.diag.error) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 }

@@ -66,6 +66,15 @@ enum AVIFErrors {
         ImagoError(.decodingFailed(format: .avif), "AVIF: " + what + (result.map { ": " + message($0) } ?? ""))
     }
 
+    /// A parse failure; libavif's refusal of a size over its ceiling is a limit, the rest malformed input.
+    static func parsing(_ result: avifResult, diagnostic: String) -> ImagoError {
+        let detail = diagnostic.isEmpty ? message(result) : diagnostic
+        if detail.lowercased().contains("limit") || detail.lowercased().contains("too large") {
+            return ImagoError(.limitExceeded, "too large: AVIF: " + detail)
+        }
+        return ImagoError(.decodingFailed(format: .avif), "AVIF: cannot parse the file: " + detail)
+    }
+
     static func encoding(_ what: String, result: avifResult? = nil) -> ImagoError {
         ImagoError(.encodingFailed(format: .avif), "AVIF: " + what + (result.map { ": " + message($0) } ?? ""))
     }

@@ -1,0 +1,97 @@
+import Foundation
+import ImagoAVIF
+import ImagoCore
+import Testing
+
+/// AVIF decoding compared with avifdec's pixels; lossless files must match exactly. The AV1 decoders are
+/// bit-exact, so lossy files differ only in the YUV to RGB step: the two reference decoders (avifdec through
+/// libyuv, heif-convert through libheif's own conversion; `.avifdec` and `.libheif` fixtures) differ by at most 1
+/// per channel, and on the 10-bit file avifdec's RGB path and libavif's RGBA path (ours) by 2. Tolerance: 2.
+@Suite struct AVIFCodecTests {
+    static let tolerance = 2
+
+    @Test(arguments: ["still", "alpha", "depth10", "depth12", "icc"])
+    func decodesLikeAvifdec(_ name: String) throws {
+        let image = try AVIFCodec().decode(try Fixture.data(name + ".avif"))
+        let reference = try Fixture.reference(name + ".avifdec")
+        #expect(Fixture.maxDelta(image.raster, reference) <= Self.tolerance)
+        #expect(image.format == .avif && image.frames.count == 1 && image.orientation == .up)
+        #expect(image.hasAlpha == (name == "alpha"))
+    }
+
+    @Test func referenceDecodersAgreeWithinTheTolerance() throws {
+        for name in ["still", "alpha", "depth10", "depth12", "icc"] {
+            let avifdec = try Fixture.reference(name + ".avifdec")
+            let libheif = try Fixture.reference(name + ".libheif")
+            let raster = try Raster(width: avifdec.width, height: avifdec.height, pixels: avifdec.pixels)
+            #expect(Fixture.maxDelta(raster, libheif) <= 1, "\(name)")
+        }
+    }
+
+    @Test func losslessDecodesExactly() throws {
+        let image = try AVIFCodec().decode(try Fixture.data("lossless.avif"))
+        #expect(Fixture.maxDelta(image.raster, try Fixture.reference("source-rgb")) == 0)
+    }
+
+    @Test func appliesIrotAndImirAndReportsUpright() throws {
+        // irot 1 (a quarter turn anticlockwise) then imir 1 (left-right): EXIF orientation 7. libheif applies it
+        // too; avifdec 0.11 does not, so the reference is libheif's.
+        let image = try AVIFCodec().decode(try Fixture.data("rotated.avif"))
+        #expect(image.width == 48 && image.height == 64 && image.orientation == .up)
+        #expect(Fixture.maxDelta(image.raster, try Fixture.reference("rotated.libheif")) == 0)
+    }
+
+    @Test func decodesTheSequenceWithDurations() throws {
+        let image = try AVIFCodec().decode(try Fixture.data("anim.avif"))
+        #expect(image.frames.count == 3 && image.loopCount == 0)
+        #expect(image.durations.map { ($0 * 1000).rounded() } == [100, 200, 300])
+        #expect(Fixture.maxDelta(image.raster, try Fixture.reference("anim.avifdec")) <= Self.tolerance)
+        // Frames 1 and 2 are green and blue with a white band lower down.
+        for (index, expected) in [(1, RGBA(30, 200, 40)), (2, RGBA(40, 60, 220))] {
+            let pixel = image.frames[index].raster[30, 22]
+            #expect(abs(Int(pixel.r) - Int(expected.r)) < 12 && abs(Int(pixel.g) - Int(expected.g)) < 12)
+            #expect(abs(Int(pixel.b) - Int(expected.b)) < 12, "frame \(index): \(pixel)")
+        }
+        let first = try AVIFCodec().decode(try Fixture.data("anim.avif"), options: DecodeOptions(frames: .first))
+        #expect(first.frames.count == 1 && first.raster == image.raster)
+    }
+
+    @Test func keepsTheICCProfile() throws {
+        let image = try AVIFCodec().decode(try Fixture.data("icc.avif"))
+        let profile = try #require(image.iccProfile)
+        #expect(profile.count > 128 && profile[36..<40].elementsEqual("acsp".utf8))
+        #expect(try AVIFCodec().decode(try Fixture.data("still.avif")).iccProfile == nil)
+    }
+
+    @Test func refusesAHugeDeclaredSizeBeforeDecoding() throws {
+        let huge = Fixture.declaring(width: 65535, height: 65535, in: try Fixture.data("still.avif"))
+        #expect(huge != (try Fixture.data("still.avif")))
+        #expect { try AVIFCodec().decode(huge) } throws: { ($0 as? ImagoError)?.kind == .limitExceeded }
+    }
+
+    @Test func sniffsAVIFBrandsAndLeavesHEICAlone() {
+        func header(_ major: String, _ compatible: [String]) -> Data {
+            let brands = Data(([major, "\0\0\0\0"] + compatible).joined().utf8)
+            return Data([0, 0, 0, UInt8(8 + brands.count)]) + Data("ftyp".utf8) + brands
+        }
+        let codec = AVIFCodec()
+        #expect(codec.canDecode(header("avif", ["mif1", "miaf"])))
+        #expect(codec.canDecode(header("avis", ["msf1", "iso8", "mif1"])))
+        #expect(codec.canDecode(header("mif1", ["mif1", "avif"])))
+        #expect(!codec.canDecode(header("heic", ["mif1", "heic"])))
+        #expect(!codec.canDecode(header("heic", ["mif1", "avif"])))
+        #expect(!codec.canDecode(header("mif1", ["mif1", "heic"])))
+        #expect(!codec.canDecode(header("isom", ["mp41"])))
+        #expect(!codec.canDecode(Data("\0\0\0\u{1C}ftypavif".utf8).prefix(8)))
+    }
+
+    @Test func encodesASequenceFromAnAnimation() throws {
+        let source = try AVIFCodec().decode(try Fixture.data("anim.avif"))
+        let data = try AVIFCodec(speed: 10).encode(source)
+        let again = try AVIFCodec().decode(data)
+        #expect(again.frames.count == 3)
+        #expect(again.durations.map { ($0 * 1000).rounded() } == [100, 200, 300])
+        let still = try AVIFCodec(speed: 10).encode(source, options: EncodeOptions(allFrames: false))
+        #expect(try AVIFCodec().decode(still).frames.count == 1)
+    }
+}
