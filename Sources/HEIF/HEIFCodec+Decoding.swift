@@ -48,7 +48,8 @@ extension HEIFCodec {
         let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
         let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
             Int(stride) >= width * 4
         else { throw HEIFErrors.decoding("libheif gave no RGBA plane") }
         return try Raster(width: width, height: height) { buffer in

@@ -8,7 +8,8 @@ extension JXLCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> DecodedImage {
         guard let decoder = JxlDecoderCreate(nil) else { throw JXLErrors.decoding("out of memory") }
         defer { JxlDecoderDestroy(decoder) }
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+        let events =
+            JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
             | JXL_DEC_FULL_IMAGE.rawValue
         guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
             JxlDecoderSetUnpremultiplyAlpha(decoder, 1) == JXL_DEC_SUCCESS,
@@ -106,7 +107,8 @@ extension JXLCodec {
     /// every file without an embedded profile gets; libjxl would synthesise an ICC for it).
     private static func iccProfile(_ decoder: OpaquePointer) -> Data? {
         var encoding = JxlColorEncoding()
-        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)
+            == JXL_DEC_SUCCESS,
             encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65,
             encoding.primaries == JXL_PRIMARIES_SRGB, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
         {

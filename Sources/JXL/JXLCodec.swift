@@ -51,7 +51,8 @@ public struct JXLCodec: ImageDecoder, ImageEncoder {
 
     /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        try JXLCodec.encode(image, frames: options.allFrames ? image.frames : [image.frames[0]], options: options, effort: effort)
+        try JXLCodec.encode(
+            image, frames: options.allFrames ? image.frames : [image.frames[0]], options: options, effort: effort)
     }
 }
 

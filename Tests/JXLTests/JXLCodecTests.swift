@@ -76,7 +76,8 @@ import Testing
         #expect(lossy.count < lossless.count)
         var animation = try JXLCodec().decode(try Fixture.data("anim.jxl"))
         animation.loopCount = 3
-        let again = try JXLCodec().decode(try JXLCodec(effort: 3).encode(animation, options: EncodeOptions(lossless: true)))
+        let again = try JXLCodec().decode(
+            try JXLCodec(effort: 3).encode(animation, options: EncodeOptions(lossless: true)))
         #expect(again.frames == animation.frames && again.loopCount == 3)
     }
 }
