@@ -3,12 +3,12 @@ import ImagoAVIF
 import ImagoCore
 import Testing
 
-/// AVIF decoding compared with avifdec's pixels; lossless files must match exactly. The AV1 decoders are
-/// bit-exact, so lossy files differ only in the YUV to RGB step: the two reference decoders (avifdec through
-/// libyuv, heif-convert through libheif's own conversion; `.avifdec` and `.libheif` fixtures) differ by at most 1
-/// per channel, and on the 10-bit file avifdec's RGB path and libavif's RGBA path (ours) by 2. Tolerance: 2.
+/// AVIF decoding compared with avifdec's pixels; lossless files must match exactly. Tolerance for lossy files: 3
+/// per channel, the most two reference decoders differ by on these fixtures (Scripts/compare-reference-decoders.py:
+/// Pillow 13's AVIF against avifdec is exact on 8-bit files, 2 and 3 apart on the 10- and 12-bit ones, where each
+/// rounds to 8 bits its own way; heif-convert against avifdec is within 1, the `.libheif` fixtures).
 @Suite struct AVIFCodecTests {
-    static let tolerance = 2
+    static let tolerance = 3
 
     @Test(arguments: ["still", "alpha", "depth10", "depth12", "icc"])
     func decodesLikeAvifdec(_ name: String) throws {
