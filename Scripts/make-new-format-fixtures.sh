@@ -49,7 +49,7 @@ Image.fromarray(gradient(256, 192, 2)).save(f"{work}/large.png")
 Image.fromarray(rgb).save(f"{work}/rgb-icc.png", icc_profile=open(icc, "rb").read())
 EOF
 
-# AVIF (libavif 0.11.1 with aom 3.6): lossy, lossless, alpha, 10/12-bit, animation, irot+imir, ICC.
+# AVIF (libavif 0.11.1 with aom 3.6): lossy, lossless, alpha, 10/12-bit, animation, irot+imir, ICC, clap+irot.
 avifenc -j 1 -s 8 --min 20 --max 30 "$work/rgb.png" "$avif/still.avif" >/dev/null
 avifenc -j 1 -s 8 -l "$work/rgb.png" "$avif/lossless.avif" >/dev/null
 avifenc -j 1 -s 8 --min 20 --max 30 "$work/rgba.png" "$avif/alpha.avif" >/dev/null
@@ -59,6 +59,7 @@ avifenc -j 1 -s 8 --min 10 --max 20 --timescale 1000 --duration 100 "$work/frame
     "$work/frame1.png" --duration 300 "$work/frame2.png" "$avif/anim.avif" >/dev/null
 avifenc -j 1 -s 8 -l --irot 1 --imir 1 "$work/rgb.png" "$avif/rotated.avif" >/dev/null
 avifenc -j 1 -s 8 --min 20 --max 30 --icc "$icc" "$work/rgb.png" "$avif/icc.avif" >/dev/null
+avifenc -j 1 -s 8 -l --crop 8,4,40,32 --irot 3 "$work/rgb.png" "$avif/cropped.avif" >/dev/null
 
 # HEIC (libheif 1.15.1 with x265): lossy, lossless 4:4:4, alpha, 10/12-bit, thumbnail, ICC, and irot/imir.
 heif-enc -q 60 -o "$heif/still.heic" "$work/rgb.png" >/dev/null

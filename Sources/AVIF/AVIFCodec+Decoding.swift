@@ -11,6 +11,9 @@ extension AVIFCodec {
         decoder.pointee.maxThreads = Int32(threads)
         decoder.pointee.ignoreExif = 1
         decoder.pointee.ignoreXMP = 1
+        // As browsers do: accept files from older writers (no `pixi`, no alpha `ispe`); an invalid `clap` is
+        // then ignored rather than fatal.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
         // Our limits are checked right after parsing, before any frame is decoded. libavif's own frame-count
         // ceiling is lifted so that check can say `limitExceeded`; its size ceiling (16384 x 16384 pixels, the
         // most it supports) stays, and its refusal is reported as `limitExceeded` too.
@@ -32,6 +35,7 @@ extension AVIFCodec {
         var frames: [ImageFrame] = []
         frames.reserveCapacity(wanted)
         var orientation = ImageOrientation.up
+        var crop: avifCropRect?
         var profile: Data?
         while frames.count < wanted {
             result = avifDecoderNextImage(decoder)
@@ -43,10 +47,15 @@ extension AVIFCodec {
             }
             if frames.isEmpty {
                 orientation = transformation(of: image.pointee)
+                crop = cleanAperture(of: image)
                 let icc = image.pointee.icc
                 profile = icc.size > 0 ? Data(bytes: icc.data, count: icc.size) : nil
             }
-            let raster = try toRGBA(image, hasAlpha: decoder.pointee.alphaPresent != 0)
+            var raster = try toRGBA(image, hasAlpha: decoder.pointee.alphaPresent != 0)
+            if let crop {
+                raster = try raster.cropped(
+                    x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
+            }
             let duration = decoder.pointee.imageTiming.duration
             frames.append(ImageFrame(raster: try raster.oriented(orientation), duration: duration))
         }
@@ -75,6 +84,21 @@ extension AVIFCodec {
                 throw AVIFErrors.decoding("cannot convert the pixels to RGBA", result: result)
             }
         }
+    }
+
+    /// The crop a `clap` box asks for, applied before `irot`/`imir` as libheif does; `nil` without one, or when it
+    /// is invalid or keeps the whole image.
+    static func cleanAperture(of image: UnsafeMutablePointer<avifImage>) -> avifCropRect? {
+        guard image.pointee.transformFlags & AVIF_TRANSFORM_CLAP.rawValue != 0 else { return nil }
+        var rect = avifCropRect()
+        var diagnostics = avifDiagnostics()
+        var clap = image.pointee.clap
+        guard
+            avifCropRectConvertCleanApertureBox(
+                &rect, &clap, image.pointee.width, image.pointee.height, image.pointee.yuvFormat, &diagnostics) != 0,
+            rect.width > 0, rect.height > 0, rect.width < image.pointee.width || rect.height < image.pointee.height
+        else { return nil }
+        return rect
     }
 
     /// The EXIF orientation equal to the file's `irot` (anticlockwise quarter turns) followed by `imir`

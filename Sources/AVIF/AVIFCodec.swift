@@ -8,8 +8,8 @@ extension ImageFormat {
 }
 
 /// AVIF over libavif (0.11, AV1 through dav1d or libgav1, encoding through aom): stills, alpha, 10- and 12-bit
-/// images reduced to 8 bits, image sequences (frames and durations), `irot`/`imir` applied to the pixels, the ICC
-/// profile kept on the image; lossy, lossless and animated encoding.
+/// images reduced to 8 bits, image sequences (frames and durations), `clap`/`irot`/`imir` applied to the pixels,
+/// the ICC profile kept on the image; lossy, lossless and animated encoding.
 ///
 /// Conventions: the transformations are applied, so `orientation` is always `.up` (nothing turns twice);
 /// `loopCount` is 0 (forever) because libavif 0.11 does not read a sequence's repetition count; a still image

@@ -41,6 +41,17 @@ import Testing
         #expect(Fixture.maxDelta(image.raster, try Fixture.reference("rotated.libheif")) == 0)
     }
 
+    @Test func cropsToTheCleanApertureBeforeTurning() throws {
+        // clap 40x32 at (8, 4), then irot 3 (three quarter turns anticlockwise): 32x40, as libheif shows it.
+        let image = try AVIFCodec().decode(try Fixture.data("cropped.avif"))
+        #expect(image.width == 32 && image.height == 40 && image.orientation == .up)
+        #expect(Fixture.maxDelta(image.raster, try Fixture.reference("cropped.libheif")) == 0)
+        let source = try Fixture.reference("source-rgb")
+        let expected = try Raster(width: source.width, height: source.height, pixels: source.pixels)
+            .cropped(x: 8, y: 4, width: 40, height: 32).oriented(.right)
+        #expect(image.raster == expected)
+    }
+
     @Test func decodesTheSequenceWithDurations() throws {
         let image = try AVIFCodec().decode(try Fixture.data("anim.avif"))
         #expect(image.frames.count == 3 && image.loopCount == 0)
