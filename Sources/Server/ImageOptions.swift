@@ -79,7 +79,9 @@ public struct ImageOptions: Sendable, Hashable {
             guard let dpr = Self.decimal(value, in: 1...4) else { throw bad("a number from 1 to 4") }
             self.dpr = dpr
         case "f":
-            guard let format = OutputFormat(String(value)) else { throw bad("jpeg, png, webp, gif or auto") }
+            guard let format = OutputFormat(String(value)) else {
+                throw bad(OutputFormat.names.joined(separator: ", ") + " or auto")
+            }
             self.format = format
         case "q":
             guard let quality = Self.integer(value, in: 1...100) else { throw bad("a whole number from 1 to 100") }

@@ -36,7 +36,7 @@ struct ImageRenderer: Sendable {
     func request(for url: URL, options: ImageOptions, format: ImageFormat?) -> ImageRequest {
         var processors: [any ImageProcessor] = []
         var decode = DecodeOptions()
-        let animatedOutput = format.map { $0 == .gif || $0 == .webp } ?? true
+        let animatedOutput = format.map { loader.registry.encoder(for: $0)?.supportsAnimation ?? false } ?? true
         decode.frames = options.frame != nil || animatedOutput ? .all : .first
         if options.width != nil || options.height != nil {
             let width = options.outputWidth ?? maxOutputSide

@@ -5,10 +5,10 @@ public enum OutputFormat: Sendable, Hashable, CustomStringConvertible {
     case format(ImageFormat)
     case auto
 
-    /// The formats `f` may name besides `auto`.
-    public static let names: [String] = ["jpeg", "png", "webp", "gif"]
+    /// The formats `f` may name besides `auto` (each needs an encoder in the registry).
+    public static let names: [String] = ["jpeg", "png", "webp", "gif", "avif"]
 
-    /// `jpeg`, `png`, `webp`, `gif` or `auto`; `nil` for anything else.
+    /// `jpeg`, `png`, `webp`, `gif`, `avif` or `auto`; `nil` for anything else.
     public init?(_ name: String) {
         if name == "auto" {
             self = .auto

@@ -32,8 +32,9 @@ public struct ServeSettings: Sendable, Hashable {
     public var cacheMaxAge = 31_536_000
     /// Bytes of finished responses kept in memory (0: no result cache).
     public var resultCacheBytes = 67_108_864
-    /// The order `f=auto` prefers, among the formats the client's `Accept` names.
-    public var autoFormats: [ImageFormat] = [.webp, .jpeg]
+    /// The order `f=auto` prefers, among the formats the client's `Accept` names (AVIF first, now that the
+    /// umbrella registers an AVIF encoder).
+    public var autoFormats: [ImageFormat] = [ImageFormat("avif"), .webp, .jpeg]
     /// Seconds requests in flight may take to finish after SIGTERM.
     public var shutdownGrace: Double = 10
 
@@ -69,7 +70,8 @@ public struct ServeSettings: Sendable, Hashable {
         if let formats = try Self.strings(reader, "autoFormats") {
             for (index, name) in formats.enumerated() where OutputFormat(name) == nil || name == "auto" {
                 throw ConfigReader.error(
-                    "\(reader.path(of: "autoFormats"))[\(index)]", "\"\(name)\" is not one of jpeg, png, webp, gif")
+                    "\(reader.path(of: "autoFormats"))[\(index)]",
+                    "\"\(name)\" is not one of \(OutputFormat.names.joined(separator: ", "))")
             }
             autoFormats = formats.map { ImageFormat($0) }
         }

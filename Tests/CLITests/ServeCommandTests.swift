@@ -142,7 +142,7 @@ import Testing
                 "resultCacheBytes", "autoFormats", "shutdownGrace",
             ])
         #expect(serve["listen"] as? String == "127.0.0.1:8080")
-        #expect(serve["autoFormats"] as? [String] == ["webp", "jpeg"])
+        #expect(serve["autoFormats"] as? [String] == ["avif", "webp", "jpeg"])
         // The printed configuration is read back by `serve` and by `load`.
         let fixtures = try Fixtures()
         let file = fixtures.path("default.json")

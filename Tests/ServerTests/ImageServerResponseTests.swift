@@ -78,10 +78,14 @@ import Testing
         #expect(Set(etags).count == 3)
     }
 
-    @Test func autoPicksWebPWhenAcceptedAndVariesOnAccept() async throws {
+    @Test func autoPicksAVIFThenWebPWhenAcceptedAndVariesOnAccept() async throws {
         let fixture = try ServerFixture()
         let path = fixture.path("w=30,f=auto", origin: "img/photo.jpg")
-        let webp = try await fixture.get(path, headers: ["Accept": "image/avif,image/webp,image/*,*/*;q=0.8"])
+        let avif = try await fixture.get(path, headers: ["Accept": "image/avif,image/webp,image/*,*/*;q=0.8"])
+        #expect(avif.header("Content-Type") == "image/avif")
+        #expect(avif.header("Vary") == "Accept")
+        #expect(try decode(avif.body).format == ImageFormat("avif"))
+        let webp = try await fixture.get(path, headers: ["Accept": "image/webp,image/*,*/*;q=0.8"])
         #expect(webp.header("Content-Type") == "image/webp")
         #expect(webp.header("Vary") == "Accept")
         #expect(try decode(webp.body).format == .webp)
@@ -101,7 +105,9 @@ import Testing
         #expect(png.header("Content-Type") == "image/png")
         let image = try decode(png.body)
         #expect((image.width, image.height, image.hasAlpha) == (64, 48, true))
-        for (name, format) in [("jpeg", ImageFormat.jpeg), ("webp", .webp), ("gif", .gif), ("png", .png)] {
+        for (name, format) in [
+            ("jpeg", ImageFormat.jpeg), ("webp", .webp), ("gif", .gif), ("png", .png), ("avif", ImageFormat("avif")),
+        ] {
             let response = try await fixture.get(fixture.path("f=\(name)", origin: "img/logo.png"))
             #expect(response.header("Content-Type") == "image/\(name)")
             #expect(try decode(response.body).format == format)

@@ -13,7 +13,7 @@ import Testing
         #expect(settings.maxOutputSide == 8192 && settings.sourceTimeout == 10)
         #expect(settings.maxConcurrentRequests == ProcessInfo.processInfo.activeProcessorCount * 2)
         #expect(settings.maxQueuedRequests == 256 && settings.cacheMaxAge == 31_536_000)
-        #expect(settings.resultCacheBytes == 67_108_864 && settings.autoFormats == [.webp, .jpeg])
+        #expect(settings.resultCacheBytes == 67_108_864 && settings.autoFormats == [ImageFormat("avif"), .webp, .jpeg])
         #expect(settings.shutdownGrace == 10)
         guard case .object(let keys) = settings.json else { throw ServeFailure(0, "not an object") }
         #expect(keys.count == 14)
