@@ -16,7 +16,8 @@ enum CurlFailure {
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             return ImagoError(failed, "bad server response", source: source)
         case CURLE_SSL_CONNECT_ERROR: return ImagoError(failed, "secure connection failed", source: source)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH,
             CURLE_SSL_ISSUER_ERROR:
             return ImagoError(failed, "TLS certificate refused", source: source)
         case CURLE_BAD_CONTENT_ENCODING:
@@ -33,7 +34,8 @@ enum CurlFailure {
     static func refused(_ address: ConnectionAddress, source: String) -> ImagoError {
         let shown = address.isIPv6 ? "[\(address.ip)]" : address.ip
         return ImagoError(
-            .addressRefused, "refused to connect to \(shown):\(address.port) (\(address.host)): the connection filter refused it",
+            .addressRefused,
+            "refused to connect to \(shown):\(address.port) (\(address.host)): the connection filter refused it",
             source: source)
     }
 

@@ -134,7 +134,9 @@ extension CurlTransfer {
             let family = imago_curl_describe_address(address, &text, socklen_t(text.count), &port)
             guard family == AF_INET || family == AF_INET6 else { return imago_curl_socket_bad() }
             let candidate = ConnectionAddress(
-                host: request.url.host ?? "", ip: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: Int(port), isIPv6: family == AF_INET6)
+                host: request.url.host ?? "",
+                ip: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                port: Int(port), isIPv6: family == AF_INET6)
             guard filter(candidate) else {
                 refusedAddress = candidate
                 return imago_curl_socket_bad()

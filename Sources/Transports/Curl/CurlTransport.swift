@@ -26,7 +26,8 @@ public final class CurlTransport: ImageTransport {
 
     /// Creates a transport whose `connectionFilter` is `filter`.
     public convenience init(
-        configuration: Configuration = Configuration(), connectionFilter filter: @escaping @Sendable (ConnectionAddress) -> Bool
+        configuration: Configuration = Configuration(),
+        connectionFilter filter: @escaping @Sendable (ConnectionAddress) -> Bool
     ) {
         var configuration = configuration
         configuration.connectionFilter = filter

@@ -11,7 +11,8 @@ struct HTTPResponseHead {
     let metadata: TransportMetadata
 
     init(_ response: HTTPURLResponse, now: Date = Date()) {
-        self.init(statusCode: response.statusCode, fields: Self.lowercasedFields(of: response), url: response.url, now: now)
+        self.init(
+            statusCode: response.statusCode, fields: Self.lowercasedFields(of: response), url: response.url, now: now)
     }
 
     /// A head from its status and its header fields (names lowercased), as read from the wire.
