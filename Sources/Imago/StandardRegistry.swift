@@ -24,7 +24,8 @@ extension PluginRegistry {
     /// file and `data:` transports, every built-in codec, a memory cache and a disk cache.
     public func standardConfiguration() -> ImagoConfiguration {
         defaultConfiguration(
-            transports: [Self.defaultHTTPTransportName, "file", "data"], codecs: ["png", "jpeg", "gif", "webp"], imageCache: "memory",
+            transports: [Self.defaultHTTPTransportName, "file", "data"], codecs: ["png", "jpeg", "gif", "webp"],
+            imageCache: "memory",
             dataCache: "disk")
     }
 }
