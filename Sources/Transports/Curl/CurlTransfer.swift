@@ -111,7 +111,6 @@ final class CurlTransfer {
         imago_curl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)  // redirects are followed here, checked
         "http,https".withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, $0) }
         imago_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        imago_curl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)  // prefer a stream on an HTTP/2 connection
         imago_curl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
         imago_curl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         imago_curl_easy_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
