@@ -46,14 +46,15 @@ import Testing
         guard case .object(let curl) = CurlTransport.factory.defaultSettings,
             case .object(let urlSession) = HTTPTransport.factory.defaultSettings
         else { throw Failure.notAnObject }
-        // A configuration written for one HTTP transport works for the other; curl adds only `proxy`.
-        #expect(curl.filter { $0.key != "proxy" } == urlSession)
-        #expect(curl["proxy"] == .null)
+        // A configuration written for one HTTP transport works for the other; curl adds `proxy` and `caFile`.
+        #expect(curl.filter { !["proxy", "caFile"].contains($0.key) } == urlSession)
+        #expect(curl["proxy"] == .null && curl["caFile"] == .null)
 
         let settings: JSONValue = .object([
             "idleTimeout": .number(0.25), "totalDeadline": .number(2.5), "maxBytes": .number(1000),
             "maxRedirects": .number(0), "userAgent": .string("Bot/1"), "headers": .object(["X-A": .string("b")]),
             "maxConnectionsPerHost": .number(12), "proxy": .string("http://127.0.0.1:3128"),
+            "caFile": .string("/etc/imago/ca.pem"),
         ])
         let built = try #require(try CurlTransport.factory.build(settings, path: "t") as? CurlTransport)
         let configuration = built.configuration
@@ -61,12 +62,14 @@ import Testing
         #expect(configuration.maxBytes == 1000 && configuration.maxRedirects == 0)
         #expect(configuration.userAgent == "Bot/1" && configuration.headers == ["X-A": "b"])
         #expect(configuration.maxConnectionsPerHost == 12 && configuration.proxy == "http://127.0.0.1:3128")
+        #expect(configuration.caFile == "/etc/imago/ca.pem")
         #expect(configuration.settings == settings)
         #expect(CurlTransport.factory(named: "http").name == "http")
     }
 
     @Test(arguments: [
         (JSONValue.object(["proxy": .string("")]), "transports[0].settings.proxy: empty proxy"),
+        (.object(["caFile": .string("")]), "transports[0].settings.caFile: empty path"),
         (.object(["proxy": .number(1)]), "transports[0].settings.proxy: expected a string"),
         (.object(["idleTimeout": .number(0)]), "transports[0].settings.idleTimeout: 0.0 is out of range"),
     ])

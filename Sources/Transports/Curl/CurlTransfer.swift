@@ -117,6 +117,9 @@ final class CurlTransfer {
         "".withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, $0) }
         // An empty proxy turns off libcurl's reading of http_proxy and friends: only a configured proxy is used.
         (configuration.proxy ?? "").withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_PROXY, $0) }
+        if let caFile = configuration.caFile {
+            caFile.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_CAINFO, $0) }
+        }
         imago_curl_easy_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         imago_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         imago_curl_easy_setopt_write(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)

@@ -2,7 +2,7 @@ import ImagoCore
 
 extension CurlTransport {
     /// Settings of a libcurl transport: the URLSession transport's settings (the same names in a configuration
-    /// file, so a configuration written for one works for the other), a proxy, and a connection filter.
+    /// file, so a configuration written for one works for the other), a proxy, a CA file, and a connection filter.
     public struct Configuration: Sendable {
         /// Longest wait for the connection, the response head, or the next bytes of the body; time the transfer
         /// spends paused because the consumer stopped reading does not count.
@@ -23,16 +23,19 @@ extension CurlTransport {
         /// The proxy to use (`http://proxy.example:3128`, `socks5h://…`); `nil`, the default, means none: the
         /// `http_proxy`/`https_proxy`/`all_proxy` environment variables libcurl would read are ignored.
         public var proxy: String?
+        /// A PEM file of the certificate authorities to trust instead of the system's store (`nil`, the default:
+        /// the system's, `/etc/ssl/certs` on Debian).
+        public var caFile: String?
         /// Sees every address before a connection to it is opened, redirects included; `false` refuses it, and a
         /// fetch whose every address is refused fails with `addressRefused` before sending anything.
         public var connectionFilter: (@Sendable (ConnectionAddress) -> Bool)?
 
         /// The defaults: 30 s idle, 120 s in all, 50 MB, 10 redirects, `Imago/0.1`, 6 connections per host, no
-        /// proxy, no filter.
+        /// proxy, the system's CA store, no filter.
         public init(
             idleTimeout: Double = 30, totalDeadline: Double = 120, maxBytes: Int = 50 * 1024 * 1024,
             maxRedirects: Int = 10, userAgent: String = "Imago/0.1", headers: [String: String] = [:],
-            maxConnectionsPerHost: Int = 6, proxy: String? = nil,
+            maxConnectionsPerHost: Int = 6, proxy: String? = nil, caFile: String? = nil,
             connectionFilter: (@Sendable (ConnectionAddress) -> Bool)? = nil
         ) {
             self.idleTimeout = idleTimeout
@@ -43,6 +46,7 @@ extension CurlTransport {
             self.headers = headers
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.proxy = proxy
+            self.caFile = caFile
             self.connectionFilter = connectionFilter
         }
 
@@ -59,8 +63,9 @@ extension CurlTransport {
                 headers: try reader.stringMap("headers"),
                 maxConnectionsPerHost: try reader.int(
                     "maxConnectionsPerHost", default: defaults.maxConnectionsPerHost, in: 1...1024),
-                proxy: try reader.string("proxy"))
+                proxy: try reader.string("proxy"), caFile: try reader.string("caFile"))
             if proxy?.isEmpty == true { throw ConfigReader.error(reader.path(of: "proxy"), "empty proxy") }
+            if caFile?.isEmpty == true { throw ConfigReader.error(reader.path(of: "caFile"), "empty path") }
         }
 
         /// Every setting with its value, as a configuration file spells it.
@@ -74,6 +79,7 @@ extension CurlTransport {
                 "headers": .object(headers.mapValues { .string($0) }),
                 "maxConnectionsPerHost": .number(Double(maxConnectionsPerHost)),
                 "proxy": proxy.map { .string($0) } ?? .null,
+                "caFile": caFile.map { .string($0) } ?? .null,
             ])
         }
     }
