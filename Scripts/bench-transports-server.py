@@ -30,16 +30,17 @@ class Handler(BaseHTTPRequestHandler):
                 self.head(10)
                 time.sleep(float(query.get("seconds", 4)))
                 self.wfile.write(b"0123456789")
-            elif url.path == "/trickle":  # n bytes at `rate` bytes a second, in tenths of a second
+            elif url.path == "/trickle":  # n bytes at `rate` bytes a second, a write every `interval` seconds
                 n, rate = int(query.get("n", 1 << 20)), int(query.get("rate", 102400))
+                interval = float(query.get("interval", 0.1))
                 self.head(n)
-                step, sent = max(1, rate // 10), 0
+                step, sent = max(1, int(rate * interval)), 0
                 while sent < n:
                     part = min(step, n - sent)
                     self.wfile.write(b"x" * part)
                     self.wfile.flush()
                     sent += part
-                    time.sleep(0.1)
+                    time.sleep(interval)
             elif url.path.startswith("/img/"):
                 n = int(query.get("n", 10240))
                 self.head(n)

@@ -11,8 +11,8 @@ import Synchronization
 /// wall time and this process's CPU time (getrusage, user + system) spent during the scenario alone.
 ///
 /// Scenarios: `silent` (the server waits 4 s before answering), `head-then-silent` (headers, 4 s of nothing,
-/// the body), `trickle` (20 concurrent 1 MB bodies at 100 KB/s each), `trickle-slow` (the same at 50 KB/s: twice
-/// the time for the same bytes), `small` (200 images of 10 KB, 8 at a time, 10 rounds: 2000 requests).
+/// the body), `trickle` (20 concurrent 1 MB bodies at 100 KB/s each), `trickle-slow` (the same 10 KB writes, at 50 KB/s:
+/// twice the time for the same bytes), `small` (200 images of 10 KB, 8 at a time, 10 rounds: 2000 requests).
 enum TransportBenchmark {
     static func run(_ arguments: [String]) throws {
         guard arguments.count == 3, let base = URL(string: arguments[2]) else {
@@ -56,7 +56,7 @@ enum TransportBenchmark {
         case "silent": return ([url("/silent?seconds=4")], 1)
         case "head-then-silent": return ([url("/head-then-silent?seconds=4")], 1)
         case "trickle": return ((0..<20).map { url("/trickle?n=1048576&rate=102400&i=\($0)") }, 20)
-        case "trickle-slow": return ((0..<20).map { url("/trickle?n=1048576&rate=51200&i=\($0)") }, 20)
+        case "trickle-slow": return ((0..<20).map { url("/trickle?n=1048576&rate=51200&interval=0.2&i=\($0)") }, 20)
         case "small": return ((0..<2000).map { url("/img/\($0 % 200)?n=10240") }, 8)
         default: throw BenchmarkError("unknown scenario \(scenario)")
         }
