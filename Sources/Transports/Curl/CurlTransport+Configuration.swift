@@ -27,7 +27,8 @@ extension CurlTransport {
         /// the system's, `/etc/ssl/certs` on Debian).
         public var caFile: String?
         /// Sees every address before a connection to it is opened, redirects included; `false` refuses it, and a
-        /// fetch whose every address is refused fails with `addressRefused` before sending anything.
+        /// fetch whose every address is refused fails with `addressRefused` before sending anything. It runs on the
+        /// transport's thread, between transfers: keep it quick (no I/O).
         public var connectionFilter: (@Sendable (ConnectionAddress) -> Bool)?
 
         /// The defaults: 30 s idle, 120 s in all, 50 MB, 10 redirects, `Imago/0.1`, 6 connections per host, no
