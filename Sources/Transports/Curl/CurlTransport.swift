@@ -16,7 +16,8 @@ import ImagoCore
 public final class CurlTransport: ImageTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
-    private let multi: CurlMulti
+    /// The multi handle and its thread (internal: the tests watch it end).
+    let multi: CurlMulti
 
     /// Creates a transport with its own multi handle and thread.
     public init(configuration: Configuration = Configuration()) {
