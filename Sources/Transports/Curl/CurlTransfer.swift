@@ -77,6 +77,7 @@ final class CurlTransfer {
         phase = .awaitingHead
         fields = [:]
         (received, expected, skipped) = (0, nil, 0)
+        refusedAddress = nil
         return addRequest(to: multi)
     }
 
