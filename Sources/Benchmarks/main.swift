@@ -14,6 +14,8 @@ let cases: [() throws -> BenchmarkCase] = [
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
     MemoryCacheBenchmark.make,
+    ICCConversionBenchmark.make,
+    ICCConversionBenchmark.makeThumbnail,
 ]
 
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
