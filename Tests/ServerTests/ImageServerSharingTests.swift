@@ -63,16 +63,16 @@ import Testing
 
     @Test func metricsSpeakThePrometheusTextFormat() async throws {
         let fixture = try ServerFixture()
-        let slow = Task { try await fixture.get(fixture.path("w=10", origin: "slow/1000/photo.jpg")) }
+        let slow = Task { try await fixture.get(fixture.path("w=10", origin: "slow/3000/photo.jpg")) }
         var during = try await fixture.get("/metrics")
-        for _ in 0..<50 where !during.text.contains("imago_inflight_requests 1\n") {
+        for _ in 0..<120 where !during.text.contains("imago_inflight_requests 1\n") {
             try await Task.sleep(for: .milliseconds(20))
             during = try await fixture.get("/metrics")
         }
         #expect(during.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
         #expect(during.text.contains("imago_inflight_requests 1\n"))
         #expect(try await slow.value.status == 200)
-        _ = try await fixture.get(fixture.path("w=10", origin: "slow/1000/photo.jpg"))  // result-cache hit
+        _ = try await fixture.get(fixture.path("w=10", origin: "slow/3000/photo.jpg"))  // result-cache hit
         _ = try await fixture.get(fixture.path(origin: "img/missing.png"))
         let text = try await fixture.get("/metrics").text
         let metricsRequests = fixture.log.filter { $0.path == "/metrics" }.count - 1  // this one is not counted yet
