@@ -124,7 +124,9 @@ import Testing
         let url = URL(string: "data:image/fake;base64,AAAA")!
         transport.serve(url.path, data: FakeDecoder.encode())
         env.registry.register(transport)
-        _ = try await env.loader.image(for: ImageRequest(url: url))
+        // A loader uses the plugins registered when it was made.
+        let loader = ImageLoader(registry: env.registry)
+        _ = try await loader.image(for: ImageRequest(url: url))
         #expect(transport.callCount == 1)
         #expect(env.dataCache.storeCount == 0)
     }

@@ -60,23 +60,24 @@ public final class PluginRegistry: Sendable {
     /// The transport for `url`'s scheme, or `nil` when none serves it.
     public func transport(for url: URL) -> (any ImageTransport)? {
         let scheme = url.scheme?.lowercased() ?? ""
-        return state.withLock { $0.transports.last { $0.schemes.contains(scheme) } }
+        // Plugin code (`schemes`, `canDecode`) runs outside the lock, on a copy of the list.
+        return transports.first { $0.schemes.contains(scheme) }
     }
 
     /// The decoder for `data`, chosen by sniffing its first bytes, or `nil` when none recognises them.
     public func decoder(for data: Data) -> (any ImageDecoder)? {
         let header = data.prefix(ImageFormat.sniffLength)
-        return state.withLock { $0.decoders.last { $0.canDecode(header) } }
+        return decoders.first { $0.canDecode(header) }
     }
 
     /// The decoder of `format`, if one is registered.
     public func decoder(for format: ImageFormat) -> (any ImageDecoder)? {
-        state.withLock { $0.decoders.last { $0.format == format } }
+        decoders.first { $0.format == format }
     }
 
     /// The encoder of `format`, if one is registered.
     public func encoder(for format: ImageFormat) -> (any ImageEncoder)? {
-        state.withLock { $0.encoders.last { $0.format == format } }
+        encoders.first { $0.format == format }
     }
 
     // MARK: Factories
