@@ -26,16 +26,18 @@ struct LoadedImage: Sendable {
     }
 }
 
-/// Requests that share a fetch: same source, same headers, same use of the disk cache.
+/// Requests that share a fetch: same source, same headers, same cache key, same use of the disk cache.
 struct FetchWorkKey: Hashable, Sendable {
     var source: String
     var headers: [String: String]
+    var cacheKey: String?
     var readsDisk: Bool
     var writesDisk: Bool
 
     init(_ request: ImageRequest) {
         source = request.sourceString
         headers = request.headers
+        cacheKey = request.cacheKey
         readsDisk = request.cachePolicy.contains(.readDisk)
         writesDisk = request.cachePolicy.contains(.writeDisk)
     }
