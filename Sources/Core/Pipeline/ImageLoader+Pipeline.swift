@@ -80,9 +80,8 @@ extension ImageLoader {
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
         let (fetched, attempts) = try await fetchStage.fetch(
             transportRequest, with: transport, priority: work, sink: sink)
-        // Only responses with HTTP semantics are kept: local files and `data:` URIs are at hand already, and
-        // without validators a copy could not tell when the file changed.
-        let keeps = request.url.scheme?.lowercased() != "data" && fetched.metadata.statusCode != nil
+        // The transport says what may be kept (HTTP: by RFC 9111); one without a policy keeps nothing.
+        let policy = transport.cachePolicy
 
         if fetched.metadata.isNotModified {
             guard let stale else {
@@ -90,8 +89,8 @@ extension ImageLoader {
                     .transportFailed(status: 304), "304 Not Modified without a cached copy",
                     source: request.sourceString, attempts: attempts)
             }
-            if keeps {
-                let metadata = stale.metadata.refreshed(by: fetched.metadata)
+            if let policy {
+                let metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
                 await dataStage.store(DataCacheEntry(data: stale.data, metadata: metadata), for: request, sink: sink)
             }
             counters.diskHits.increment()
@@ -101,7 +100,9 @@ extension ImageLoader {
             return FetchedBytes(
                 data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
         }
-        if keeps, let metadata = CacheMetadata(response: fetched.metadata) {
+        if let policy, let dataCache = plugins.dataCache,
+            let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
+        {
             await dataStage.store(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, sink: sink)
         }
         return FetchedBytes(
