@@ -72,6 +72,18 @@ private final class ReentrantTransport: ImageTransport {
         #expect(response.image.width == 4)
     }
 
+    @Test func dataForARequestFetchesOnceAndIsThenServedByTheDataCache() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode())
+        #expect(try await env.loader.data(for: env.request("/a")) == FakeDecoder.encode())
+        #expect(try await env.loader.data(for: env.request("/a")) == FakeDecoder.encode())
+        #expect(env.transport.callCount == 1)
+        #expect(env.decoder.decodeCount == 0)
+        let error = await #expect(throws: ImagoError.self) { _ = try await env.loader.data(for: env.request("/none")) }
+        #expect(error?.statusCode == 404)
+        #expect(error?.attempts == 1)
+    }
+
     @Test func theLoaderKeepsThePluginsItWasMadeWith() async throws {
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())

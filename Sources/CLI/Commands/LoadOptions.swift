@@ -14,6 +14,7 @@ struct LoadOptions: Sendable {
     let noCache: Bool
     let cacheDirectory: String?
     let json: Bool
+    let headers: [String: String]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals
@@ -29,6 +30,7 @@ struct LoadOptions: Sendable {
         noCache = arguments.has("no-cache")
         cacheDirectory = arguments.string("cache-dir")
         json = arguments.has("json")
+        headers = try HeaderOption.headers(arguments)
         if noCache && cacheDirectory != nil { throw UsageError("give --no-cache or --cache-dir, not both") }
     }
 
@@ -38,9 +40,9 @@ struct LoadOptions: Sendable {
         do {
             url = try ImageRequest.url(from: source)
         } catch {
-            throw SourceReader.named(error, source)
+            throw CommandLoader.named(error, source)
         }
-        var request = ImageRequest(url: url)
+        var request = ImageRequest(url: url, headers: headers)
         if let maxSize {
             let box = PixelSize(width: maxSize, height: maxSize)
             request.processors = [ResizeProcessor(size: box, mode: .fit)]

@@ -5,8 +5,8 @@ import Imago
 struct LoadSetup: Sendable {
     let loader: ImageLoader
     let registry: PluginRegistry
-    /// Transport fetches by URL, so a failed source can say how many attempts it made.
-    let fetches: Counter
+    /// Sees the caches' failures, to warn about them once.
+    let cacheFailures = CacheFailureWatch()
     /// How many loads the command runs at once.
     let concurrency: Int
 
@@ -30,9 +30,7 @@ struct LoadSetup: Sendable {
             configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: directory)
         }
         registry = try factories.configured(by: configuration)
-        fetches = Counter()
-        registry.countTransports(with: fetches)
-        loader = ImageLoader(registry: registry, settings: configuration.loader)
+        loader = ImageLoader(registry: registry, settings: configuration.loader, eventListeners: [cacheFailures])
         concurrency = configuration.loader.maxConcurrentLoads
     }
 
