@@ -33,7 +33,7 @@ struct LoadJob: Sendable {
     func run(_ source: String, outputName: String?) async -> LoadOutcome {
         let start = ContinuousClock.now
         do {
-            let request = try options.request(for: source)
+            let request = try options.request(for: source, preset: setup.preset)
             let loader = setup.loader
             let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
             if let writer, let outputName { try writer.write(response.image, name: outputName) }

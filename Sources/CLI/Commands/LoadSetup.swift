@@ -7,6 +7,8 @@ struct LoadSetup: Sendable {
     let registry: PluginRegistry
     /// Sees the caches' failures, to warn about them once.
     let cacheFailures = CacheFailureWatch()
+    /// The processors of `--preset`, before `--max-size`'s resize.
+    let preset: [any ImageProcessor]
     /// How many loads the command runs at once.
     let concurrency: Int
 
@@ -32,6 +34,8 @@ struct LoadSetup: Sendable {
         registry = try factories.configured(by: configuration)
         loader = ImageLoader(registry: registry, settings: configuration.loader, eventListeners: [cacheFailures])
         concurrency = configuration.loader.maxConcurrentLoads
+        let loader = self.loader
+        preset = try options.preset.map { try loader.processors(named: $0) } ?? []
     }
 
     /// The disk cache's spec with its folder set to `directory`.

@@ -8,13 +8,10 @@ struct CommandLoader: Sendable {
     let headers: [String: String]
 
     init(headers: [String: String] = [:]) {
-        let factories = PluginRegistry.standardFactories()
-        var configuration = factories.standardConfiguration()
-        configuration.imageCache = nil
-        configuration.dataCache = nil
-        // The standard configuration names only factories registered just above.
-        let registry = (try? factories.configured(by: configuration)) ?? PluginRegistry.standard()
-        loader = ImageLoader(registry: registry, settings: configuration.loader)
+        let registry = PluginRegistry.standard()
+        registry.imageCache = nil
+        registry.dataCache = nil
+        loader = ImageLoader(registry: registry)
         self.headers = headers
     }
 

@@ -105,6 +105,17 @@ public final class ImageLoader: Sendable {
         return try await load(request, priority: priority, sink: sink)
     }
 
+    /// The processors of the processing preset `name` (named in the configuration's `processing`, or registered
+    /// with `PluginRegistry.registerPreset`), for a request's `processors`. An unknown name throws
+    /// `invalidConfiguration` listing the known ones.
+    public func processors(named name: String) throws -> [any ImageProcessor] {
+        guard let preset = plugins.presets[name] else {
+            let known = PluginRegistry.list(plugins.presets.keys.sorted())
+            throw ImagoError(.invalidConfiguration, "unknown processing preset \"\(name)\" (known: \(known))")
+        }
+        return preset
+    }
+
     /// Starts loading in a handle that can be cancelled and reports progress.
     public func task(for request: ImageRequest) -> ImageTask {
         ImageTask(request: request, loader: self)

@@ -17,6 +17,7 @@ public final class PluginRegistry: Sendable {
         var imageCacheFactories: [String: PluginFactory<any ImageCache>] = [:]
         var dataCacheFactories: [String: PluginFactory<any DataCache>] = [:]
         var processorFactories: [String: PluginFactory<any ImageProcessor>] = [:]
+        var presets: [String: [any ImageProcessor]] = [:]
     }
     let state: Mutex<State>
 
@@ -108,14 +109,44 @@ public final class PluginRegistry: Sendable {
     /// Names of the registered codec factories, sorted.
     public var codecFactoryNames: [String] { state.withLock { $0.codecFactories.keys.sorted() } }
 
-    /// Builds a processor by name, for example `resize` with `{"width": 100, "height": 100}`.
+    /// Names of the registered processor factories, sorted.
+    public var processorFactoryNames: [String] { state.withLock { $0.processorFactories.keys.sorted() } }
+
+    /// Builds a processor by name, for example `resize` with `{"width": 100, "height": 100}`; an unknown name
+    /// throws `invalidConfiguration` listing the known ones.
     public func makeProcessor(named name: String, settings: JSONValue = .object([:]), path: String = "processor") throws
         -> any ImageProcessor
     {
-        guard let factory = state.withLock({ $0.processorFactories[name] }) else {
-            throw ConfigReader.error(path, "unknown processor \"\(name)\"")
+        let (factory, known) = state.withLock { ($0.processorFactories[name], $0.processorFactories.keys.sorted()) }
+        guard let factory else {
+            throw ConfigReader.error(path, "unknown processor \"\(name)\" (known: \(Self.list(known)))")
         }
         return try factory.build(settings, path: path)
+    }
+
+    // MARK: Processing presets
+
+    /// Makes `processors` a named preset a load can ask for (`processors(named:)`), replacing one of that name.
+    public func registerPreset(_ name: String, _ processors: [any ImageProcessor]) {
+        state.withLock { $0.presets[name] = processors }
+    }
+
+    /// Names of the processing presets, sorted.
+    public var presetNames: [String] { state.withLock { $0.presets.keys.sorted() } }
+
+    /// The processors of the preset `name`; an unknown name throws `invalidConfiguration` listing the known ones.
+    public func processors(named name: String) throws -> [any ImageProcessor] {
+        let (preset, known) = state.withLock { ($0.presets[name], $0.presets.keys.sorted()) }
+        guard let preset else {
+            throw ImagoError(
+                .invalidConfiguration, "unknown processing preset \"\(name)\" (known: \(Self.list(known)))")
+        }
+        return preset
+    }
+
+    /// `"a", "b"`, or `none`.
+    static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }
 

@@ -11,6 +11,8 @@ struct PluginSnapshot: Sendable {
     let decoders: [any ImageDecoder]
     let imageCache: (any ImageCache)?
     let dataCache: (any DataCache)?
+    /// The named processing presets.
+    let presets: [String: [any ImageProcessor]]
 
     /// The transport for `url`'s scheme; throws `unsupportedScheme` naming the URL when none serves it.
     func transport(serving url: URL) throws -> any ImageTransport {
@@ -40,7 +42,7 @@ extension PluginRegistry {
         state.withLock { state in
             PluginSnapshot(
                 transports: state.transports.reversed(), decoders: state.decoders.reversed(),
-                imageCache: state.imageCache, dataCache: state.dataCache)
+                imageCache: state.imageCache, dataCache: state.dataCache, presets: state.presets)
         }
     }
 }
