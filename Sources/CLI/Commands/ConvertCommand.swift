@@ -7,7 +7,7 @@ enum ConvertCommand: Command {
         name: "convert",
         synopsis: "SRC -o DEST [--format png|jpeg|webp|gif] [--quality Q] [--lossless] "
             + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
-            + "[--header \"NAME: VALUE\"]…",
+            + "[--keep-profile] [--header \"NAME: VALUE\"]…",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
@@ -21,6 +21,7 @@ enum ConvertCommand: Command {
             .option("frame", "N", "write only frame N (0-based), fully composited"),
             .toggle("all-frames", "keep every frame when the output format can hold an animation"),
             .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
+            .toggle("keep-profile", "keep an RGB source's pixels and embed its ICC profile (default: convert to sRGB)"),
             HeaderOption.flag,
         ])
 
@@ -57,10 +58,15 @@ enum ConvertCommand: Command {
         }
         let data: Data
         do {
-            let image = try await loader.image(source) { request in
+            let keepProfile = arguments.has("keep-profile")
+            // The profile is kept through the resize either way: without --keep-profile the pixels are converted
+            // to sRGB after it, which converts fewer pixels when shrinking (grey and CMYK are converted at decode).
+            var image = try await loader.image(source) { request in
+                request.decodeOptions = DecodeOptions(colorProfiles: .keep)
                 request.processors = processors
                 request.appliesOrientation = !arguments.has("ignore-orientation")
             }.image
+            if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
             data = try encoder.encode(image, options: options)
