@@ -2,8 +2,9 @@ import Foundation
 
 /// The built-in plugins, ready to use or to name in a configuration.
 extension PluginRegistry {
-    /// A registry with every built-in factory (transports `http`, `file`, `data`; codecs `png`, `jpeg`, `gif`,
-    /// `webp`; caches `memory`, `disk`; processors `resize`, `crop`, `orientation`) and the default plugins built.
+    /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`; codecs `png`,
+    /// `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`; processors `resize`, `crop`,
+    /// `orientation`) and the default plugins built.
     ///
     /// The default configuration names only built-in factories, so building it fails only if a built-in is
     /// broken; that stops the program with the reason rather than handing out a registry without plugins.
@@ -31,8 +32,8 @@ extension PluginRegistry {
         return try factories.configured(by: configuration)
     }
 
-    static let standardTransports = ["http", "file", "data"]
-    static let standardCodecs = ["png", "jpeg", "gif", "webp"]
+    static var standardTransports: [String] { [defaultHTTPTransportName, "file", "data"] }
+    static let standardCodecs = ["png", "jpeg", "gif", "webp", "avif", "heic", "jxl"]
 
     /// A registry with every built-in factory, then `factories` (the caller's, which replace built-ins of the
     /// same name), and no plugin built yet.
@@ -46,7 +47,8 @@ extension PluginRegistry {
         return registry
     }
 
-    /// The embedded default configuration: every built-in transport and codec, a memory cache and a disk cache.
+    /// The embedded default configuration: the platform's HTTP(S) transport (`defaultHTTPTransportName`), the
+    /// file and `data:` transports, every built-in codec, a memory cache and a disk cache.
     public func standardConfiguration() -> ImagoConfiguration {
         defaultConfiguration(
             transports: Self.standardTransports, codecs: Self.standardCodecs, imageCache: "memory", dataCache: "disk")

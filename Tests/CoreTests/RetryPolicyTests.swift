@@ -16,6 +16,7 @@ import Testing
         (.transportFailed(status: 418), false), (.transportFailed(status: 501), false),
         (.transportFailed(status: 505), false), (.invalidSource, false), (.unsupportedScheme, false),
         (.decodingFailed(format: .png), false), (.limitExceeded, false), (.cancelled, false), (.tooLarge, false),
+        (.addressRefused, false),
     ])
     func retryableKinds(kind: ImagoError.Kind, retryable: Bool) {
         #expect(RetryPolicy.default.isRetryable(ImagoError(kind, "x")) == retryable)

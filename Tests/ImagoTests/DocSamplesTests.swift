@@ -94,8 +94,13 @@ import Testing
 
     /// Writes a package `MyPlugin` whose `Package(…)` arguments are `manifestArguments`, beside a link named
     /// `imago` to this checkout, with an empty file in each target's folder, and runs
-    /// `swift package show-dependencies` in it (it loads the graph: an unknown package or product fails).
-    static func resolve(manifestArguments: String) throws -> (status: Int32, output: String) {
+    /// `swift package show-dependencies` in it (it loads the graph: an unknown package or product fails). A sample
+    /// of targets alone is put in `targets: […]`, and one without `dependencies:` depends on `../imago`.
+    static func resolve(manifestArguments sample: String) throws -> (status: Int32, output: String) {
+        var manifestArguments = sample.contains("targets:") ? sample : "targets: [\n\(sample)\n]"
+        if !manifestArguments.contains("dependencies: [.package(") {
+            manifestArguments = "dependencies: [.package(path: \"../imago\")],\n" + manifestArguments
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-manifest-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appendingPathComponent("MyPlugin")
