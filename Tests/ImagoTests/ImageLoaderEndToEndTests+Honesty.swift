@@ -43,3 +43,30 @@ extension ImageLoaderEndToEndTests {
         #expect(error?.attempts == 3)
     }
 }
+
+/// The same through libcurl's transport, the default on Linux.
+extension ImageLoaderEndToEndTests {
+    func makeCurlLoader(cacheFolder: String) -> ImageLoader {
+        let registry = PluginRegistry()
+        registry.register(CurlTransport())
+        registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        registry.dataCache = DiskDataCache(
+            configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))
+        var settings = LoaderSettings()
+        settings.retry = RetryPolicy(maxAttempts: 3, initialDelay: 0.01, maxDelay: 0.05)
+        return ImageLoader(registry: registry, settings: settings)
+    }
+
+    @Test func curlAnswersAreKeptOnDiskAndItsRefusedConnectionsRetried() async throws {
+        let loader = makeCurlLoader(cacheFolder: "curl")
+        let request = ImageRequest(url: server.url("/img/a.png?key=curl-kept"))
+        #expect(try await loader.image(for: request).origin == .network)
+        #expect(try await loader.image(for: request).origin == .disk)
+        #expect(try await server.count("curl-kept") == 1)
+        let error = await #expect(throws: ImagoError.self) {
+            _ = try await loader.image(for: ImageRequest(url: URL(string: "http://127.0.0.1:1/a.png")!))
+        }
+        #expect(error?.kind == .connectionFailed)
+        #expect(error?.attempts == 3)
+    }
+}
