@@ -26,6 +26,7 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .transportFailed(let status) where status == 404: self.init(404, "the source answered 404")
         case .transportFailed(let status):
             self.init(502, "the source failed: " + (status.map { "HTTP \($0)" } ?? reason))
+        case .connectionFailed: self.init(502, "the source failed: \(reason)")
         case .timedOut: self.init(504, "the source timed out")
         case .tooLarge: self.init(413, "the source is too large: \(reason)")
         case .decodingFailed: self.init(415, "the source is not an image that can be decoded: \(reason)")
