@@ -26,6 +26,7 @@ struct imago_jpeg_incremental {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX + 32];
     int created;
+    int failed;
     int signature_checked;
     int header_ready;
     int started;
@@ -185,12 +186,16 @@ static void consume(struct imago_jpeg_incremental *decoder) {
 
 int imago_jpeg_incremental_append(imago_jpeg_incremental *decoder, const uint8_t *data, size_t size,
                                   int end_of_data) {
+    if (decoder->failed) return 1;
     if (source_append(&decoder->source, data, size) != 0) {
         snprintf(decoder->message, sizeof decoder->message, "out of memory");
         return 1;
     }
     if (end_of_data) decoder->source.end_of_data = 1;
-    if (setjmp(decoder->jump)) return 1;
+    if (setjmp(decoder->jump)) {
+        decoder->failed = 1;  // libjpeg's state is not usable after an error
+        return 1;
+    }
     j_decompress_ptr cinfo = &decoder->cinfo;
     if (!decoder->header_ready) {
         if (!decoder->signature_checked && (decoder->source.pub.bytes_in_buffer >= 3 || end_of_data)) {
@@ -264,7 +269,10 @@ int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_deno
         snprintf(decoder->message, sizeof decoder->message, "only progressive grey and colour JPEGs");
         return 1;
     }
-    if (setjmp(decoder->jump)) return 1;
+    if (setjmp(decoder->jump)) {
+        decoder->failed = 1;
+        return 1;
+    }
     cinfo->buffered_image = TRUE;
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)(scale_denominator > 0 ? scale_denominator : 1);
@@ -287,11 +295,15 @@ int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_deno
 int imago_jpeg_incremental_render(imago_jpeg_incremental *decoder, uint8_t *pixels, size_t bytes_per_row,
                                   int final) {
     j_decompress_ptr cinfo = &decoder->cinfo;
-    if (!decoder->started || (final && !decoder->input_complete) || (!final && decoder->completed_scans < 1)) {
+    if (decoder->failed || !decoder->started || (final && !decoder->input_complete) ||
+        (!final && decoder->completed_scans < 1)) {
         snprintf(decoder->message, sizeof decoder->message, "nothing to render yet");
         return 1;
     }
-    if (setjmp(decoder->jump)) return 1;
+    if (setjmp(decoder->jump)) {
+        decoder->failed = 1;
+        return 1;
+    }
     // A scan number below the one being read turns off the input/output interlock: the pass shows what the
     // buffer holds and never waits for (or reads) input.
     int scan = decoder->input_complete ? cinfo->input_scan_number : decoder->completed_scans;

@@ -1,0 +1,121 @@
+import CImagoShim
+import Foundation
+import ImagoCore
+
+extension PNGCodec: IncrementalImageDecoding {
+    /// An incremental decoder: previews for Adam7-interlaced images.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
+        PNGIncrementalDecoder(codec: self, options: options)
+    }
+}
+
+/// A PNG decoded as its bytes arrive, with libpng's progressive reader (see imago_png_incremental.h).
+///
+/// Adam7-interlaced images give a preview per pass received in full, each pixel filled from the nearest one
+/// the passes so far gave; the final image comes out of the same buffer with `PNGCodec`'s transforms, equal to
+/// its one-shot decode. Non-interlaced images give no previews (`offersPreviews` is `false` after the header):
+/// their bytes are kept and decoded in one shot by `finish()`, since a top-down partial adds rows, not detail.
+public final class PNGIncrementalDecoder: IncrementalImageDecoder {
+    private let codec: PNGCodec
+    private let options: DecodeOptions
+    private let decoder: OpaquePointer?
+    private let decodesEveryImage: Bool
+    private var byteCount = 0
+    /// Every byte, while previews are undecided or ruled out.
+    private var kept: Data? = Data()
+    private var orientation: ImageOrientation = .up
+    private var size: (width: Int, height: Int, hasAlpha: Bool)?
+    private var decidedPreviews: Bool?
+
+    /// Creates a decoder for one image; with `decodesEveryImage`, non-interlaced images are decoded
+    /// progressively too (for tests and fuzzing of the progressive reader) instead of in one shot at the end.
+    public init(codec: PNGCodec = PNGCodec(), options: DecodeOptions = .default, decodesEveryImage: Bool = false) {
+        self.codec = codec
+        self.options = options
+        self.decodesEveryImage = decodesEveryImage
+        self.decoder = imago_png_incremental_create(UInt64(max(options.limits.maxPixels, 0)), decodesEveryImage ? 1 : 0)
+    }
+
+    deinit { imago_png_incremental_destroy(decoder) }
+
+    /// Incremental PNG decoders alive in this process (tests check that cancelled loads free theirs).
+    public static var liveCount: Int { Int(imago_png_incremental_live_count()) }
+
+    public func append(_ bytes: Data) throws -> IncrementalDecodeProgress {
+        guard let decoder else { throw CodecFailure.decoding(.png, "out of memory") }
+        byteCount += bytes.count
+        try options.limits.check(byteCount: byteCount)
+        if kept != nil { kept!.append(bytes) }
+        if decidedPreviews != false {
+            let status = bytes.withUnsafeBytes { raw in
+                imago_png_incremental_append(decoder, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
+            }
+            let state = self.state
+            if state.limit_exceeded != 0, let size = header(decoder) {
+                try options.limits.check(width: size.width, height: size.height, format: .png)
+            }
+            guard status == 0 else { throw failure(decoder) }
+            if decidedPreviews == nil, state.header_ready != 0 { try decide(decoder, state) }
+        }
+        let state = self.state
+        return IncrementalDecodeProgress(
+            completedSteps: Int(state.completed_passes), offersPreviews: decidedPreviews ?? true,
+            isComplete: state.image_complete != 0)
+    }
+
+    public func makePreview() throws -> DecodedImage? {
+        guard let decoder, decidedPreviews == true, state.completed_passes > 0, state.image_complete == 0 else {
+            return nil
+        }
+        return try render(decoder)
+    }
+
+    public func finish() throws -> DecodedImage {
+        if let kept, decidedPreviews != true {
+            return try codec.decode(kept, options: options)
+        }
+        guard let decoder else { throw CodecFailure.decoding(.png, "out of memory") }
+        guard state.image_complete != 0 else {
+            throw CodecFailure.decoding(.png, "unexpected end of data (truncated file)")
+        }
+        return try render(decoder)
+    }
+
+    private var state: imago_png_incremental_state {
+        var state = imago_png_incremental_state()
+        if let decoder { imago_png_incremental_get_state(decoder, &state) }
+        return state
+    }
+
+    private func failure(_ decoder: OpaquePointer) -> ImagoError {
+        CodecFailure.decoding(.png, CodecFailure.reason(imago_png_incremental_message(decoder)))
+    }
+
+    private func header(_ decoder: OpaquePointer) -> (width: Int, height: Int, header: imago_png_header)? {
+        var header = imago_png_header()
+        guard imago_png_incremental_header(decoder, &header) == 0 else { return nil }
+        return (Int(header.width), Int(header.height), header)
+    }
+
+    private func decide(_ decoder: OpaquePointer, _ state: imago_png_incremental_state) throws {
+        guard let (width, height, header) = header(decoder) else { return }
+        try options.limits.check(width: width, height: height, format: .png)
+        orientation =
+            header.exif.flatMap { EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size)) }
+            ?? .up
+        size = (width, height, header.has_alpha != 0)
+        decidedPreviews = state.interlaced != 0 || decodesEveryImage
+        if decidedPreviews == true { kept = nil }
+    }
+
+    private func render(_ decoder: OpaquePointer) throws -> DecodedImage {
+        guard let size else { throw CodecFailure.decoding(.png, "no image") }
+        let raster = try Raster(width: size.width, height: size.height) { buffer in
+            let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            guard imago_png_incremental_render(decoder, pixels, size.width * 4) == 0 else { throw failure(decoder) }
+        }
+        return DecodedImage(
+            frames: [ImageFrame(raster: raster)], format: .png, orientation: orientation, hasAlpha: size.hasAlpha,
+            encodedSize: byteCount)
+    }
+}
