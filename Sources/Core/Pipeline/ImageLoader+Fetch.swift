@@ -22,7 +22,8 @@ extension ImageLoader {
         let transport = try registry.transport(serving: request.url)
         var transportRequest = TransportRequest(url: request.url, headers: request.headers)
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
-        let (fetched, attempts) = try await fetchWithRetries(transport, transportRequest, work: work)
+        let (fetched, attempts) = try await fetchWithRetries(
+            transport, transportRequest, key: FetchWorkKey(request), work: work)
         // Only responses with HTTP semantics are kept: local files and `data:` URIs are at hand already, and
         // without validators a copy could not tell when the file changed.
         let writes =
@@ -58,7 +59,7 @@ extension ImageLoader {
     /// Fetches with `settings.retry`: retryable failures are tried again after a backoff (or the server's
     /// Retry-After, within the cap). Returns the bytes and the number of attempts made.
     func fetchWithRetries(
-        _ transport: any ImageTransport, _ request: TransportRequest, work: SharedWork<FetchedBytes>
+        _ transport: any ImageTransport, _ request: TransportRequest, key: FetchWorkKey, work: SharedWork<FetchedBytes>
     ) async throws -> (FetchedData, Int) {
         let source = request.url.absoluteString
         let policy = settings.retry
@@ -69,7 +70,8 @@ extension ImageLoader {
                 let fetched = try await loadLimiter.withSlot(group: request.url.host, priority: work) {
                     counters.transportAttempts.increment()
                     return try await transport.fetchAll(
-                        request, maxBytes: settings.limits.maxBytes, progress: work.report)
+                        request, maxBytes: settings.limits.maxBytes, progress: work.report,
+                        chunks: chunkTaps.feeder(for: key))
                 }
                 try Self.checkStatus(fetched.metadata, source: source)
                 return (fetched, attempt)

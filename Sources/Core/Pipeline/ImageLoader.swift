@@ -20,6 +20,9 @@ public final class ImageLoader: Sendable {
     let decodeTasks = TaskCoalescer<DecodeWorkKey, LoadedImage>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
     let counters = LoaderCounters()
+    /// Progressive previews: chunk taps on fetches, and the callers waiting for previews (ImageLoader+Previews).
+    let chunkTaps = ChunkTaps()
+    let previewHub = PreviewHub()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
