@@ -101,7 +101,9 @@ func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async thro
         consumer.cancel()
         // A cancelled iteration ends quietly (the stream returns nil), as every AsyncThrowingStream does.
         try? await consumer.value
-        await eventually { loader.previewStatistics.liveDecoders == 0 && SteppedDecoder.live.load(ordering: .relaxed) == 0 }
+        await eventually {
+            loader.previewStatistics.liveDecoders == 0 && SteppedDecoder.live.load(ordering: .relaxed) == 0
+        }
         #expect(loader.previewStatistics.liveDecoders == 0)
         #expect(SteppedDecoder.live.load(ordering: .relaxed) == 0)
         await eventually { environment.transport.terminations == 1 }

@@ -24,7 +24,9 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
     private var nextAllowed = 0.0
     private var isCounted = false
 
-    init(request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, registry: PluginRegistry, hub: PreviewHub) {
+    init(
+        request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, registry: PluginRegistry, hub: PreviewHub
+    ) {
         self.request = request
         self.options = options
         self.policy = policy
