@@ -102,10 +102,10 @@ func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async thro
         // A cancelled iteration ends quietly (the stream returns nil), as every AsyncThrowingStream does.
         try? await consumer.value
         await eventually {
-            loader.previewStatistics.liveDecoders == 0 && SteppedDecoder.live.load(ordering: .relaxed) == 0
+            loader.previewStatistics.liveDecoders == 0 && environment.decoder.live.value == 0
         }
         #expect(loader.previewStatistics.liveDecoders == 0)
-        #expect(SteppedDecoder.live.load(ordering: .relaxed) == 0)
+        #expect(environment.decoder.live.value == 0)
         await eventually { environment.transport.terminations == 1 }
         #expect(environment.transport.terminations == 1)
         #expect(environment.imageCache.storeCount == 0)

@@ -9,8 +9,8 @@ import Synchronization
 final class SteppedDecoder: IncrementalImageDecoding {
     let format = ImageFormat("step")
     private let counts = Mutex((oneShot: 0, incremental: 0))
-    /// Incremental decoders alive now.
-    static let live = Atomic<Int>(0)
+    /// Incremental decoders of this decoder alive now.
+    let live = LiveCount()
 
     init() {}
 
@@ -21,14 +21,14 @@ final class SteppedDecoder: IncrementalImageDecoding {
 
     func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         counts.withLock { $0.oneShot += 1 }
-        let decoder = SteppedIncrementalDecoder(format: format)
+        let decoder = SteppedIncrementalDecoder(format: format, live: LiveCount())
         _ = try decoder.append(data)
         return try decoder.finish()
     }
 
     func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
         counts.withLock { $0.incremental += 1 }
-        return SteppedIncrementalDecoder(format: format)
+        return SteppedIncrementalDecoder(format: format, live: live)
     }
 
     static func encode(width: Int = 8, height: Int = 6, steps: Int = 6, stepLength: Int = 64) -> Data {
@@ -39,16 +39,25 @@ final class SteppedDecoder: IncrementalImageDecoding {
     }
 }
 
+/// Counts objects alive.
+final class LiveCount: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func add(_ delta: Int) { count.wrappingAdd(delta, ordering: .relaxed) }
+}
+
 final class SteppedIncrementalDecoder: IncrementalImageDecoder {
     let format: ImageFormat
+    private let live: LiveCount
     private var bytes: [UInt8] = []
 
-    init(format: ImageFormat) {
+    init(format: ImageFormat, live: LiveCount) {
         self.format = format
-        SteppedDecoder.live.wrappingAdd(1, ordering: .relaxed)
+        self.live = live
+        live.add(1)
     }
 
-    deinit { SteppedDecoder.live.wrappingAdd(-1, ordering: .relaxed) }
+    deinit { live.add(-1) }
 
     private var header: (width: Int, height: Int, steps: Int, length: Int)? {
         guard bytes.count >= 32 else { return nil }
