@@ -45,11 +45,16 @@ func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async thro
         #expect(environment.loader.previewStatistics.previews == 0)
     }
 
-    @Test func theIntervalThrottlesPreviews() async throws {
-        let environment = SteppedEnvironment()
-        let policy = PreviewPolicy(minimumInterval: 60, cpuShare: 1)
+    @Test func theIntervalSpacesPreviewsFromTheFirstByteOn() async throws {
+        let environment = SteppedEnvironment(steps: 12, pause: 0.01)
+        let policy = PreviewPolicy(minimumInterval: 0.05, cpuShare: 1)
         let responses = try await collect(environment.loader.responses(for: environment.request, previews: policy))
-        #expect(responses.filter { $0.isPreview }.count == 1)
+        let times = responses.filter { $0.isPreview }.map(\.metrics.totalDuration)
+        #expect(times.count >= 1)
+        #expect(times.first! >= 0.05)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 0.05 })
+        // Fewer previews than steps: some steps came within an interval of the last preview.
+        #expect(times.count < 11)
         #expect(responses.last?.isPreview == false)
     }
 

@@ -14,6 +14,8 @@ struct LoadOptions: Sendable {
     let noCache: Bool
     let cacheDirectory: String?
     let json: Bool
+    /// Print a JSON line per preview while a source arrives (`--previews`, with `--json`).
+    let previews: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals
@@ -29,6 +31,8 @@ struct LoadOptions: Sendable {
         noCache = arguments.has("no-cache")
         cacheDirectory = arguments.string("cache-dir")
         json = arguments.has("json")
+        previews = arguments.has("previews")
+        if previews && !json { throw UsageError("--previews prints JSON lines: give --json too") }
         if noCache && cacheDirectory != nil { throw UsageError("give --no-cache or --cache-dir, not both") }
     }
 

@@ -1,8 +1,9 @@
 /// How often a load in progress may show previews.
 ///
 /// At most one preview per refinement step (a JPEG scan, an Adam7 pass), never sooner than `minimumInterval`
-/// after the previous one, and never more CPU than `cpuShare` of the time the bytes take to arrive: after a
-/// preview that took `t` seconds to render and process, the next waits at least `t / cpuShare`.
+/// after the previous one (or after the first byte: an image that arrives within the interval gets none), and
+/// never more CPU than `cpuShare` of the time the bytes take to arrive: after a preview that took `t` seconds
+/// to render and process, the next waits at least `t / cpuShare`.
 public struct PreviewPolicy: Sendable, Hashable {
     /// Seconds between two previews, at least.
     public var minimumInterval: Double

@@ -77,6 +77,10 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
         guard isActive else { return }
         if offset == 0, received > 0 { restart() }
         guard offset == received else { return release() }
+        if received == 0 {
+            // The first preview waits an interval too: bytes that all arrive within it need none.
+            nextAllowed = start.duration(to: .now).seconds + policy.minimumInterval
+        }
         received += chunk.count
         do {
             guard let progress = try append(chunk) else { return }
