@@ -53,6 +53,27 @@ import Testing
         #expect(loader.cachedImage(for: request) == final.image)
     }
 
+    /// Docs/Previews.md's sample, as written there (with a trickled URL and a recording `show`).
+    @Test func theDocsSampleShowsPreviewsThenTheFinal() async throws {
+        let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
+        let photoURL = server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count, id: "docs-\(UUID())")
+        var shown: [(width: Int, animated: Bool)] = []
+        func show(_ image: DecodedImage, animated: Bool) { shown.append((image.width, animated)) }
+
+        let loader = ImageLoader.standard()
+        let request = ImageRequest(url: photoURL, processors: [ResizeProcessor(width: 800, height: 800)])
+        for try await response in loader.responses(for: request) {
+            if response.isPreview {
+                show(response.image, animated: false)  // processed like the final image: the same size
+            } else {
+                show(response.image, animated: true)  // the final image; the sequence ends after it
+            }
+        }
+        #expect(shown.count >= 2)
+        #expect(shown.dropLast().allSatisfy { !$0.animated } && shown.last?.animated == true)
+        #expect(shown.allSatisfy { $0.width == 640 })
+    }
+
     @Test func aTrickledAdam7PNGGivesAPreview() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.adam7PNG)
         let request = ImageRequest(
