@@ -100,12 +100,41 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private func decide(_ decoder: OpaquePointer, _ state: imago_png_incremental_state) throws {
         guard let (width, height, header) = header(decoder) else { return }
         try options.limits.check(width: width, height: height, format: .png)
-        orientation =
-            header.exif.flatMap { EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size)) }
-            ?? .up
+        // libpng's progressive reader skips eXIf, so the chunk is read from the bytes kept so far.
+        let exif = kept.flatMap(Self.exifBeforeImageData)
+        orientation = exif.flatMap { bytes in bytes.withUnsafeBytes { EXIFOrientation.read($0) } } ?? .up
         size = (width, height, header.has_alpha != 0)
         decidedPreviews = state.interlaced != 0 || decodesEveryImage
         if decidedPreviews == true { kept = nil }
+    }
+
+    /// The payload of the first eXIf chunk before the first IDAT with a good CRC (libpng keeps no other), if any.
+    static func exifBeforeImageData(_ data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = bytes[offset + 4..<offset + 8]
+            guard length <= bytes.count - offset - 12 else { return nil }
+            if type.elementsEqual("IDAT".utf8) { return nil }
+            if type.elementsEqual("eXIf".utf8) {
+                let crc = bytes[offset + 8 + length..<offset + 12 + length].reduce(0) { $0 << 8 | UInt32($1) }
+                guard crc == crc32(bytes[offset + 4..<offset + 8 + length]) else { return nil }
+                return Data(bytes[offset + 8..<offset + 8 + length])
+            }
+            offset += 12 + length
+        }
+        return nil
+    }
+
+    /// CRC-32 as PNG chunks use it (bitwise: eXIf chunks are small).
+    private static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     private func render(_ decoder: OpaquePointer) throws -> DecodedImage {
