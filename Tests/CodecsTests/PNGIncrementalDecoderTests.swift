@@ -97,6 +97,22 @@ import Testing
         #expect(throws: ImagoError.self) { try codec.decode(Data(bytes)) }
     }
 
+    /// Found by the fuzzer: every row can be decoded before the zlib checksum arrives; a bad one still fails.
+    @Test func aBadChecksumAfterTheLastRowFailsAsInOneShot() throws {
+        let raster = try TestImages.gradient(width: 16, height: 8)
+        var bytes = [UInt8](try codec.encode(DecodedImage(raster: raster, format: .png), options: EncodeOptions()))
+        // The IDAT chunk: change its last data byte (the Adler-32) and give the chunk a good CRC again.
+        let idat = try #require((8..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
+        let length = bytes[idat - 4..<idat].reduce(0) { $0 << 8 | Int($1) }
+        bytes[idat + 4 + length - 1] ^= 0xFF
+        let crc = TestImages.crc32(bytes[idat..<idat + 4 + length])
+        bytes.replaceSubrange(idat + 4 + length..<idat + 8 + length, with: TestImages.bigEndian(crc))
+        let data = Data(bytes)
+        #expect(throws: ImagoError.self) { try codec.decode(data) }
+        let decoder = PNGIncrementalDecoder(decodesEveryImage: true)
+        #expect(throws: ImagoError.self) { _ = try decodeInChunks(decoder, data, chunkSize: idat + 4 + length - 2) }
+    }
+
     @Test func headerLimitsAreCheckedBeforeAllocation() throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.adam7PNG)
         var options = DecodeOptions()

@@ -35,6 +35,7 @@ struct imago_png_incremental {
     /// Passes libpng skips for narrow images (no column of them exists).
     int pass_empty[PASSES];
     int ended;
+    int image_data_warning;
 };
 
 static atomic_int live_decoders;
@@ -45,10 +46,16 @@ static void on_error(png_structp png, png_const_charp text) {
     longjmp(decoder->jump, 1);
 }
 
+enum { IDAT = 0x49444154 };
+
 // Warnings (bad ancillary CRCs, known-incorrect sRGB profiles, ...) leave the pixels intact, as in imago_png.c.
+// But the progressive reader only warns about a bad zlib stream after the last row ("Truncated compressed data
+// in IDAT"), where the one-shot reader fails: a warning inside the image data refuses the image (the loader
+// then decodes it in one shot, which has the final word).
 static void on_warning(png_structp png, png_const_charp text) {
-    (void)png;
     (void)text;
+    struct imago_png_incremental *decoder = png_get_error_ptr(png);
+    if (png_get_io_chunk_type(png) == IDAT) decoder->image_data_warning = 1;
 }
 
 /// Stops processing for good without an error (a non-interlaced image when the caller wants previews only).
@@ -135,21 +142,25 @@ imago_png_incremental *imago_png_incremental_create(uint64_t max_pixels, int kee
 
 static int completed_passes(const struct imago_png_incremental *decoder) {
     if (!decoder->pixels) return 0;
-    if (decoder->ended) return PASSES;
     int passes = 0;
     while (passes < PASSES && (decoder->pass_empty[passes] || decoder->rows_seen[passes] >= decoder->height)) passes++;
     return passes;
 }
 
+static int rows_complete(const struct imago_png_incremental *decoder) { return completed_passes(decoder) == PASSES; }
+
 int imago_png_incremental_append(imago_png_incremental *decoder, const uint8_t *data, size_t size) {
     if (decoder->failed) return 1;
-    if (decoder->stopped) return 0;
-    // Once every row is in, what follows (text, IEND) cannot change the pixels: it is not read, as the one-shot
-    // decoder does not fail on it.
-    if (completed_passes(decoder) == PASSES) return 0;
+    if (decoder->stopped || decoder->ended) return 0;
     int jumped = setjmp(decoder->jump);
     if (jumped == 2) return 0;
     if (jumped) {
+        // What follows the image data (text, IEND) cannot change the pixels: as in the one-shot decoder, an
+        // error there is not a failure. An error inside IDAT (a bad zlib checksum, missing data) is.
+        if (rows_complete(decoder) && png_get_io_chunk_type(decoder->png) != IDAT) {
+            decoder->ended = 1;
+            return 0;
+        }
         decoder->failed = 1;  // libpng's state is not usable after an error
         return 1;
     }
@@ -161,9 +172,12 @@ void imago_png_incremental_get_state(const imago_png_incremental *decoder, imago
     state->header_ready = decoder->header_ready;
     state->interlaced = decoder->interlaced;
     int passes = completed_passes(decoder);
-    state->image_complete = passes == PASSES;
+    // Complete once the image data has ended (IEND, or a chunk after it): every row alone is not enough, since
+    // the zlib checksum that follows the last row may still fail.
+    state->image_complete = passes == PASSES && decoder->ended && !decoder->image_data_warning;
     state->completed_passes = decoder->interlaced ? passes : passes == PASSES;
     state->limit_exceeded = decoder->limit_exceeded;
+    state->damaged = decoder->image_data_warning;
 }
 
 int imago_png_incremental_header(const imago_png_incremental *decoder, imago_png_header *header) {

@@ -75,6 +75,7 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
             return try codec.decode(kept, options: options)
         }
         guard let decoder else { throw CodecFailure.decoding(.png, "out of memory") }
+        guard state.damaged == 0 else { throw CodecFailure.decoding(.png, "damaged compressed image data") }
         guard state.image_complete != 0 else {
             throw CodecFailure.decoding(.png, "unexpected end of data (truncated file)")
         }

@@ -21,7 +21,8 @@ public protocol IncrementalImageDecoder: AnyObject {
     /// when there is nothing to show yet.
     func makePreview() throws -> DecodedImage?
 
-    /// All bytes have arrived: the final image, identical to `decode(_:options:)` of the same bytes.
+    /// All bytes have arrived: the final image, identical to `decode(_:options:)` of the same bytes. It may
+    /// refuse bytes the one-shot decode accepts (the loader then decodes them in one shot), never the reverse.
     func finish() throws -> DecodedImage
 }
 

@@ -21,6 +21,8 @@ typedef struct imago_png_incremental_state {
     int image_complete;
     /// The header gave more than the allowed pixels (the failure is a limit, not bad data).
     int limit_exceeded;
+    /// libpng warned inside the image data (a bad zlib stream after the last row): the image is refused.
+    int damaged;
 } imago_png_incremental_state;
 
 /// A decoder that refuses images of more than `max_pixels`; `keep_plain` 0 stops after the header of a
