@@ -2,14 +2,18 @@
 # Builds one libFuzzer target (png, jpeg, gif, webp) with ASan and runs it, seeded from the shared corpus.
 # `incremental` fuzzes the progressive JPEG/PNG decoders against their one-shot decodes.
 # Usage: Scripts/fuzz.sh FORMAT [SECONDS]   (default 180 s; findings land in fuzz-out/FORMAT/artifacts)
+# avif, heif and jxl are seeded from their test fixtures (the shared corpus has none of them).
 set -euo pipefail
-format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|incremental [seconds]}"
+format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl|incremental [seconds]}"
 seconds="${2:-180}"
 case "$format" in
     png) folders=(pngsuite png-extra) ;;
     jpeg) folders=(jpeg) ;;
     gif) folders=(gif) ;;
     webp) folders=(webp) ;;
+    avif) folders=(); fixtures=Tests/AVIFTests/Fixtures/*.avif ;;
+    heif) folders=(); fixtures=Tests/HEIFTests/Fixtures/*.heic ;;
+    jxl) folders=(); fixtures=Tests/JXLTests/Fixtures/*.jxl ;;
     incremental) folders=(jpeg pngsuite png-extra) ;;
     *) echo "unknown format: $format" >&2; exit 2 ;;
 esac
@@ -29,6 +33,7 @@ IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz \
 
 work="fuzz-out/$format"
 mkdir -p "$work/seeds" "$work/artifacts" "$work/corpus"
+[ -n "${fixtures:-}" ] && cp $fixtures "$work/seeds/"
 for folder in "${folders[@]}"; do
     find "$corpus/$folder" -type f ! -name '*.md' ! -name 'LICENSE*' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
 done
