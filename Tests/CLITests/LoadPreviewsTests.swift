@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func previewLinesComeBeforeTheSourceLineAsTheyHappen() throws {
-        let url = server.url(ProgressiveFixtures.progressiveJPEG, rate: jpeg.count, chunk: 2048, id: "cli")
+        let url = server.url(ProgressiveFixtures.progressiveJPEG, rate: jpeg.count / 2, chunk: 2048, id: "cli")
             .absoluteString
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("imago-previews-\(UUID())")
         defer { try? FileManager.default.removeItem(at: out) }

@@ -35,7 +35,7 @@ import Testing
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
         let id = "jpeg-\(UUID())"
         let request = ImageRequest(
-            url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count, chunk: 2048, id: id))
+            url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, chunk: 2048, id: id))
         let loader = makeLoader()
         let responses = try await load(loader, request)
         let previews = responses.filter { $0.response.isPreview }
@@ -56,7 +56,7 @@ import Testing
     /// Docs/Previews.md's sample, as written there (with a trickled URL and a recording `show`).
     @Test func theDocsSampleShowsPreviewsThenTheFinal() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
-        let photoURL = server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count, id: "docs-\(UUID())")
+        let photoURL = server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, id: "docs-\(UUID())")
         var shown: [(width: Int, animated: Bool)] = []
         func show(_ image: DecodedImage, animated: Bool) { shown.append((image.width, animated)) }
 
@@ -99,7 +99,7 @@ import Testing
     @Test func previewsThroughAResizeHaveTheFinalSize() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
         var request = ImageRequest(
-            url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count, chunk: 2048, id: "\(UUID())"))
+            url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, chunk: 2048, id: "\(UUID())"))
         request.processors = [ResizeProcessor(width: 200, height: 200)]
         let loader = makeLoader()
         // A debug build resizes slowly: a generous CPU share keeps the throttle from hiding every preview.

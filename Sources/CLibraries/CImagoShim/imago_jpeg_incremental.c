@@ -99,29 +99,10 @@ static void fail(j_common_ptr cinfo) {
     longjmp(decoder->jump, 1);
 }
 
-// The one-shot decoder's policy (imago_jpeg.c): warnings about corrupt or truncated entropy data are failures,
-// warnings about structure that leave every coefficient decoded are not. Kept as a copy, no more lenient than
-// the original: if this decoder refuses a file the loader decodes it in one shot, which has the final word.
-static int warning_is_harmless(int code) {
-    switch (code) {
-    case JWRN_EXTRANEOUS_DATA:
-    case JWRN_JFIF_MAJOR:
-    case JWRN_ADOBE_XFORM:
-    case JWRN_BOGUS_ICC:
-    case JWRN_BOGUS_PROGRESSION:
-    case JWRN_NOT_SEQUENTIAL:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
+// Every warning is a failure here (the one-shot decoder's strict mode): a file libjpeg warns about is decoded
+// in one shot by the loader, which keeps the warnings and has the final word on such files.
 static void emit_message(j_common_ptr cinfo, int level) {
-    if (level >= 0) return;
-    if (warning_is_harmless(cinfo->err->msg_code)) {
-        cinfo->err->num_warnings++;
-        return;
-    }
+    if (level >= 0) return;  // trace messages
     fail(cinfo);
 }
 
@@ -165,6 +146,7 @@ imago_jpeg_incremental *imago_jpeg_incremental_create(void) {
     source->pub.term_source = source_term;
     decoder->cinfo.src = &source->pub;
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC_PROFILE chunks
     return decoder;
 }
 
@@ -253,6 +235,23 @@ int imago_jpeg_incremental_header(imago_jpeg_incremental *decoder, imago_jpeg_he
             header->exif_size = marker->data_length - 6;
             break;
         }
+    }
+    return 0;
+}
+
+int imago_jpeg_incremental_icc_profile(imago_jpeg_incremental *decoder, uint8_t **profile, unsigned int *size) {
+    *profile = NULL;
+    *size = 0;
+    if (!decoder->header_ready || decoder->failed) return 1;
+    if (setjmp(decoder->jump)) {
+        decoder->failed = 1;
+        return 1;
+    }
+    JOCTET *data = NULL;
+    unsigned int length = 0;
+    if (jpeg_read_icc_profile(&decoder->cinfo, &data, &length)) {
+        *profile = data;
+        *size = length;
     }
     return 0;
 }

@@ -36,6 +36,9 @@ struct imago_png_incremental {
     int pass_empty[PASSES];
     int ended;
     int image_data_warning;
+    int warnings;
+    const uint8_t *icc;
+    size_t icc_size;
 };
 
 static atomic_int live_decoders;
@@ -55,6 +58,7 @@ enum { IDAT = 0x49444154 };
 static void on_warning(png_structp png, png_const_charp text) {
     (void)text;
     struct imago_png_incremental *decoder = png_get_error_ptr(png);
+    decoder->warnings++;
     if (png_get_io_chunk_type(png) == IDAT) decoder->image_data_warning = 1;
 }
 
@@ -82,6 +86,15 @@ static void on_info(png_structp png, png_infop info) {
     if (png_get_valid(png, info, PNG_INFO_eXIf) && png_get_eXIf_1(png, info, &exif_size, &exif) && exif) {
         decoder->exif = exif;
         decoder->exif_size = exif_size;
+    }
+    png_charp icc_name = NULL;
+    int icc_compression = 0;
+    png_bytep icc = NULL;
+    png_uint_32 icc_size = 0;
+    if (png_get_valid(png, info, PNG_INFO_iCCP) &&
+        png_get_iCCP(png, info, &icc_name, &icc_compression, &icc, &icc_size) && icc) {
+        decoder->icc = icc;
+        decoder->icc_size = icc_size;
     }
     decoder->header_ready = 1;
     if ((uint64_t)width * height > decoder->max_pixels) {
@@ -178,6 +191,7 @@ void imago_png_incremental_get_state(const imago_png_incremental *decoder, imago
     state->completed_passes = decoder->interlaced ? passes : passes == PASSES;
     state->limit_exceeded = decoder->limit_exceeded;
     state->damaged = decoder->image_data_warning;
+    state->warnings = decoder->warnings;
 }
 
 int imago_png_incremental_header(const imago_png_incremental *decoder, imago_png_header *header) {
@@ -192,6 +206,11 @@ int imago_png_incremental_header(const imago_png_incremental *decoder, imago_png
     header->exif = decoder->exif;
     header->exif_size = decoder->exif_size;
     return 0;
+}
+
+void imago_png_incremental_icc_profile(const imago_png_incremental *decoder, const uint8_t **profile, size_t *size) {
+    *profile = decoder->icc;
+    *size = decoder->icc_size;
 }
 
 int imago_png_incremental_render(const imago_png_incremental *decoder, uint8_t *pixels, size_t bytes_per_row) {

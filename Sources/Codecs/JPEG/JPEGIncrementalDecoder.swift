@@ -15,9 +15,12 @@ extension JPEGCodec: IncrementalImageDecoding {
 /// fast integer IDCT; no byte is decoded twice. The final pass uses `JPEGCodec`'s parameters (scale, IDCT, RGBA
 /// output), so the final image is the one-shot decode's, pixel for pixel.
 ///
+/// The embedded ICC profile is handled as `JPEGCodec` does (the same `ColorPlan`), on previews too.
+///
 /// Baseline files, CMYK and YCCK give no previews (`offersPreviews` is `false` after the header): their bytes
 /// are kept and decoded in one shot by `finish()`. A top-down partial of a baseline file adds rows, not detail,
-/// and each one would cost a full output pass.
+/// and each one would cost a full output pass. So do files with an unusable profile. Any libjpeg warning fails
+/// the incremental decode: such files are for the one-shot decoder, which keeps the warnings.
 public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
     private let codec: JPEGCodec
     private let options: DecodeOptions
@@ -28,6 +31,7 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
     private var orientation: ImageOrientation = .up
     private var outputSize: (width: Int, height: Int)?
     private var decidedPreviews: Bool?
+    private var color = ColorPlan.none
 
     /// Creates a decoder for one image.
     public init(codec: JPEGCodec = JPEGCodec(), options: DecodeOptions = .default) {
@@ -102,10 +106,13 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
         orientation =
             header.exif.flatMap { EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size)) }
             ?? .up
-        guard header.progressive != 0, header.color != IMAGO_JPEG_CMYK, header.color != IMAGO_JPEG_OTHER else {
+        guard header.progressive != 0, header.color != IMAGO_JPEG_CMYK, header.color != IMAGO_JPEG_OTHER,
+            let color = colorPlan(decoder, header: header)
+        else {
             decidedPreviews = false
             return
         }
+        self.color = color
         // The same scale as `JPEGCodec.decode` chooses, so the final pass matches it.
         let denominator = codec.scaledDecoding ? options.reductionDenominator(width: width, height: height) : 1
         var outputWidth: UInt32 = 0
@@ -118,6 +125,21 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
         kept = nil
     }
 
+    /// The profile's plan, as `JPEGCodec.colorPlan` makes it; `nil` (decode in one shot) when reading the profile
+    /// gave a warning or the profile cannot be used, so that the one-shot decode records the same warnings.
+    private func colorPlan(_ decoder: OpaquePointer, header: imago_jpeg_header) -> ColorPlan? {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size: UInt32 = 0
+        guard imago_jpeg_incremental_icc_profile(decoder, &bytes, &size) == 0 else { return nil }
+        guard let bytes, size > 0 else { return ColorPlan.none }
+        let profile = Data(bytesNoCopy: bytes, count: Int(size), deallocator: .free)
+        let layout: ColorSourceLayout = header.color == IMAGO_JPEG_GRAY ? .grayInRGBA : .rgba
+        guard let plan = try? ColorPlan(profile: profile, layout: layout, options: options, format: .jpeg),
+            plan.warnings.isEmpty
+        else { return nil }
+        return plan
+    }
+
     private func render(_ decoder: OpaquePointer, size: (width: Int, height: Int), final: Bool) throws
         -> DecodedImage
     {
@@ -127,9 +149,12 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             guard imago_jpeg_incremental_render(decoder, pixels, rowBytes, final ? 1 : 0) == 0 else {
                 throw failure(decoder)
             }
+            color.apply(to: buffer, width: size.width, height: size.height, bytesPerRow: rowBytes)
         }
-        return DecodedImage(
+        var image = DecodedImage(
             frames: [ImageFrame(raster: raster)], format: .jpeg, orientation: orientation, hasAlpha: false,
             encodedSize: byteCount)
+        color.record(on: &image)
+        return image
     }
 }

@@ -12,9 +12,11 @@ extension PNGCodec: IncrementalImageDecoding {
 /// A PNG decoded as its bytes arrive, with libpng's progressive reader (see imago_png_incremental.h).
 ///
 /// Adam7-interlaced images give a preview per pass received in full, each pixel filled from the nearest one
-/// the passes so far gave; the final image comes out of the same buffer with `PNGCodec`'s transforms, equal to
-/// its one-shot decode. Non-interlaced images give no previews (`offersPreviews` is `false` after the header):
-/// their bytes are kept and decoded in one shot by `finish()`, since a top-down partial adds rows, not detail.
+/// the passes so far gave; the final image comes out of the same buffer with `PNGCodec`'s transforms and colour
+/// plan, equal to its one-shot decode. Non-interlaced images give no previews (`offersPreviews` is `false` after
+/// the header): their bytes are kept and decoded in one shot by `finish()`, since a top-down partial adds rows,
+/// not detail; so do images with an unusable profile. An image libpng warned about still gives previews, but
+/// `finish()` refuses it: the one-shot decode keeps the warnings' texts.
 public final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private let codec: PNGCodec
     private let options: DecodeOptions
@@ -26,6 +28,7 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
     private var orientation: ImageOrientation = .up
     private var size: (width: Int, height: Int, hasAlpha: Bool)?
     private var decidedPreviews: Bool?
+    private var color = ColorPlan.none
 
     /// Creates a decoder for one image; with `decodesEveryImage`, non-interlaced images are decoded
     /// progressively too (for tests and fuzzing of the progressive reader) instead of in one shot at the end.
@@ -76,6 +79,7 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
         }
         guard let decoder else { throw CodecFailure.decoding(.png, "out of memory") }
         guard state.damaged == 0 else { throw CodecFailure.decoding(.png, "damaged compressed image data") }
+        guard state.warnings == 0 else { throw CodecFailure.decoding(.png, "libpng warned: decode in one shot") }
         guard state.image_complete != 0 else {
             throw CodecFailure.decoding(.png, "unexpected end of data (truncated file)")
         }
@@ -105,6 +109,21 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
         let exif = kept.flatMap(Self.exifBeforeImageData)
         orientation = exif.flatMap { bytes in bytes.withUnsafeBytes { EXIFOrientation.read($0) } } ?? .up
         size = (width, height, header.has_alpha != 0)
+        // The profile's plan, as `PNGCodec.colorPlan` makes it; one that gives warnings is for the one-shot decode.
+        var bytes: UnsafePointer<UInt8>?
+        var profileSize = 0
+        imago_png_incremental_icc_profile(decoder, &bytes, &profileSize)
+        if let bytes, profileSize > 0 {
+            let gray = header.color_type == 0 || header.color_type == 4  // PNG_COLOR_TYPE_GRAY, _GRAY_ALPHA
+            let plan = try ColorPlan(
+                profile: Data(bytes: bytes, count: profileSize), layout: gray ? .grayInRGBA : .rgba,
+                options: options, format: .png)
+            guard plan.warnings.isEmpty else {
+                decidedPreviews = false
+                return
+            }
+            color = plan
+        }
         decidedPreviews = state.interlaced != 0 || decodesEveryImage
         if decidedPreviews == true { kept = nil }
     }
@@ -143,9 +162,12 @@ public final class PNGIncrementalDecoder: IncrementalImageDecoder {
         let raster = try Raster(width: size.width, height: size.height) { buffer in
             let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             guard imago_png_incremental_render(decoder, pixels, size.width * 4) == 0 else { throw failure(decoder) }
+            color.apply(to: buffer, width: size.width, height: size.height, bytesPerRow: size.width * 4)
         }
-        return DecodedImage(
+        var image = DecodedImage(
             frames: [ImageFrame(raster: raster)], format: .png, orientation: orientation, hasAlpha: size.hasAlpha,
             encodedSize: byteCount)
+        color.record(on: &image)
+        return image
     }
 }

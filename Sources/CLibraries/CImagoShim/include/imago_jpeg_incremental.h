@@ -6,7 +6,8 @@
 
 /// A JPEG decoded as its bytes arrive: libjpeg's buffered-image mode over a suspending source. The decoder
 /// keeps one coefficient buffer (libjpeg's) and the bytes not consumed yet; each entropy-coded byte is decoded
-/// once, and a preview is an output pass over the coefficients received so far.
+/// once, and a preview is an output pass over the coefficients received so far. Every libjpeg warning is a
+/// failure (files it warns about are for the one-shot decoder, which keeps the warnings).
 typedef struct imago_jpeg_incremental imago_jpeg_incremental;
 
 /// Where the decode stands.
@@ -30,6 +31,9 @@ int imago_jpeg_incremental_append(imago_jpeg_incremental *decoder, const uint8_t
 void imago_jpeg_incremental_get_state(const imago_jpeg_incremental *decoder, imago_jpeg_incremental_state *state);
 /// What the header says (valid once `header_ready`); the EXIF pointer is owned by the decoder.
 int imago_jpeg_incremental_header(imago_jpeg_incremental *decoder, imago_jpeg_header *header);
+/// The embedded ICC profile (malloc'ed: free with `imago_shim_free`), NULL with size 0 when there is none; a
+/// warning about inconsistent chunks is a failure.
+int imago_jpeg_incremental_icc_profile(imago_jpeg_incremental *decoder, uint8_t **profile, unsigned int *size);
 /// Starts buffered-image decoding at DCT scale 1/`scale_denominator` with RGBA output and gives the output
 /// size; progressive YCbCr/RGB/grey files only (the caller decodes others in one shot).
 int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_denominator, uint32_t *output_width,

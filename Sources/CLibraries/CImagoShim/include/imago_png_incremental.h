@@ -23,6 +23,8 @@ typedef struct imago_png_incremental_state {
     int limit_exceeded;
     /// libpng warned inside the image data (a bad zlib stream after the last row): the image is refused.
     int damaged;
+    /// Warnings libpng gave so far (the one-shot decoder keeps their texts on the image).
+    int warnings;
 } imago_png_incremental_state;
 
 /// A decoder that refuses images of more than `max_pixels`; `keep_plain` 0 stops after the header of a
@@ -33,6 +35,8 @@ int imago_png_incremental_append(imago_png_incremental *decoder, const uint8_t *
 void imago_png_incremental_get_state(const imago_png_incremental *decoder, imago_png_incremental_state *state);
 /// What the header says (valid once `header_ready`); the EXIF pointer is owned by the decoder.
 int imago_png_incremental_header(const imago_png_incremental *decoder, imago_png_header *header);
+/// The `iCCP` profile (owned by the decoder), NULL with size 0 when there is none.
+void imago_png_incremental_icc_profile(const imago_png_incremental *decoder, const uint8_t **profile, size_t *size);
 /// Copies the image so far (a preview after a pass, the final image once `image_complete`) as RGBA8 rows
 /// `bytes_per_row` apart.
 int imago_png_incremental_render(const imago_png_incremental *decoder, uint8_t *pixels, size_t bytes_per_row);
