@@ -21,6 +21,12 @@ let cases: [() throws -> BenchmarkCase] = [
     ICCConversionBenchmark.makeThumbnail,
 ]
 
+// `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
+if CommandLine.arguments.dropFirst().first == "transports" {
+    try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 // Progressive previews are measured in CPU time, not against a C floor (PreviewCPUBenchmark.swift).
 if options.filter == "previews-cpu" {
