@@ -29,15 +29,19 @@ import Testing
         return (previews, try decoder.finish())
     }
 
-    @Test func progressiveFileGivesAPreviewPerScanAndTheOneShotFinal() throws {
+    @Test func progressiveFileGivesAPreviewPerScanAndTheOneShotFinal() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
         let (previews, final) = try decodeInChunks(data, chunkSize: 2048)
+        try await offPool { try Self.checkPreviews(data: data, previews: previews, final: final) }
+    }
+
+    static func checkPreviews(data: Data, previews: [(bytes: Int, image: DecodedImage)], final: DecodedImage) throws {
         #expect(previews.count >= 6)
         #expect(previews.first!.bytes < data.count * 6 / 10)
         for preview in previews {
             #expect(preview.image.width == 640 && preview.image.height == 480)
         }
-        let oneShot = try codec.decode(data)
+        let oneShot = try JPEGCodec().decode(data)
         #expect(final == oneShot)
         // Each preview is closer to the final than the one before it, at the end at least.
         let first = TestImages.maxDifference(previews.first!.image.raster, final.raster)

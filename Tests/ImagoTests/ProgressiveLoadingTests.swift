@@ -13,7 +13,7 @@ import Testing
 
     func makeLoader() -> ImageLoader {
         let registry = PluginRegistry()
-        registry.register(HTTPTransport())
+        registry.register(CurlTransport())  // the default HTTP transport on Linux
         registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
         registry.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
         registry.imageCache = MemoryImageCache()
@@ -121,7 +121,7 @@ import Testing
         let request = ImageRequest(
             url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 8, chunk: 1024, id: id))
         let loader = makeLoader()
-        let seen = Locked(0)
+        let seen = PreviewTestValue(0)
         let consumer = Task {
             for try await response in loader.responses(for: request) where response.isPreview {
                 seen.withLock { $0 += 1 }
@@ -152,7 +152,7 @@ import Testing
         defer { cutServer.stop() }
         let request = ImageRequest(url: cutServer.url("cut.jpg", rate: data.count, chunk: 2048, id: "cut"))
         let loader = makeLoader()
-        let previews = Locked(0)
+        let previews = PreviewTestValue(0)
         let error = await #expect(throws: ImagoError.self) {
             for try await response in loader.responses(for: request) where response.isPreview {
                 previews.withLock { $0 += 1 }
@@ -165,7 +165,7 @@ import Testing
 }
 
 /// A value behind a lock, for counting from tasks.
-final class Locked<Value: Sendable>: @unchecked Sendable {  // Every access holds `lock`.
+final class PreviewTestValue<Value: Sendable>: @unchecked Sendable {  // Every access holds `lock`.
     private var value: Value
     private let lock = NSLock()
     init(_ value: Value) { self.value = value }
