@@ -117,9 +117,8 @@ func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async thro
     }
 
     @Test func aTruncatedImageFailsAfterItsPreviews() async throws {
-        let environment = SteppedEnvironment()
-        let truncated = SteppedEnvironment.truncatedTransport(environment.data.prefix(32 + 64 * 4 + 10))
-        environment.registry.register(truncated)
+        let truncated = SteppedEnvironment.truncatedTransport(SteppedDecoder.encode().prefix(32 + 64 * 4 + 10))
+        let environment = SteppedEnvironment(extraTransport: truncated)
         var request = environment.request
         request.url = URL(string: "truncated://host/image")!
         var previews = 0

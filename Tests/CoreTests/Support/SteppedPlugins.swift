@@ -155,10 +155,14 @@ struct SteppedEnvironment {
     let loader: ImageLoader
     let data: Data
 
-    init(steps: Int = 6, chunkSize: Int = 16, pause: Double = 0.002, stallAfter: Int? = nil) {
+    init(
+        steps: Int = 6, chunkSize: Int = 16, pause: Double = 0.002, stallAfter: Int? = nil,
+        extraTransport: (any ImageTransport)? = nil
+    ) {
         data = SteppedDecoder.encode(steps: steps)
         transport = TricklingTransport(data: data, chunkSize: chunkSize, pause: pause, stallAfter: stallAfter)
         registry.register(transport)
+        if let extraTransport { registry.register(extraTransport) }
         registry.register(decoder)
         registry.imageCache = imageCache
         loader = ImageLoader(registry: registry)

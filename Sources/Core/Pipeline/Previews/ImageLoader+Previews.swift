@@ -45,21 +45,34 @@ extension ImageLoader {
         progress: (@Sendable (FetchProgress) -> Void)? = nil,
         onPreview: @escaping @Sendable (ImageResponse) -> Void
     ) async throws -> ImageResponse {
+        let loadID = loadIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let sink = LoadEventSink.load(loadID, request, listeners: eventListeners, progress: progress)
         let start = ContinuousClock.now
-        if let hit = cachedResponse(for: request) { return hit }
+        sink(.started)
         let key = ImageWorkKey(request)
         let subscription = previewHub.subscribe(key, onPreview)
         defer { previewHub.unsubscribe(key, subscription) }
         do {
+            if let image = memoryStage.lookup(request, sink: sink) {
+                let response = ImageResponse(
+                    image: image, request: request, origin: .memory, attempts: 0,
+                    metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))
+                sink(.finished(response))
+                return response
+            }
             try Task.checkCancellation()
             let loaded = try await imageTasks.value(
-                for: key, priority: PriorityBox(request.priority), progress: progress
+                for: key, priority: PriorityBox(request.priority), sink: sink
             ) { work in
                 try await self.loadImageWithPreviews(request, policy: policy, work: work)
             }
-            return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
+            let response = loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
+            sink(.finished(response))
+            return response
         } catch {
-            throw ImagoError.wrapping(error, source: request.sourceString)
+            let error = ImagoError.wrapping(error, source: request.sourceString)
+            sink(error.kind == .cancelled ? .cancelled : .failed(error))
+            throw error
         }
     }
 
@@ -72,51 +85,64 @@ extension ImageLoader {
             liveDecoders: previewHub.liveSessions.load(ordering: .relaxed))
     }
 
-    /// The image work of a load whose first caller asked for previews: the fetch shared as usual, its chunks fed
-    /// to a preview session; the final image from the session's decoder when it saw every byte, else decoded in
-    /// one shot; then processors and the memory cache, as `loadImage` does.
+    /// `loadImage` for a load whose first caller asked for previews: the same stages, with the shared fetch's
+    /// chunks fed to a preview session, and the decode stage's work done by the session's decoder when it saw
+    /// every byte (else the decode stage decodes the bytes in one shot).
     func loadImageWithPreviews(_ request: ImageRequest, policy: PreviewPolicy, work: SharedWork<LoadedImage>)
         async throws -> LoadedImage
     {
+        let sink = work.sink
         var options = request.effectiveDecodeOptions
         if options.limits == .default { options.limits = settings.limits }
         let session = PreviewSession(
-            request: request, options: options, policy: policy, registry: registry, hub: previewHub)
+            request: request, options: options, policy: policy, decoders: plugins, hub: previewHub)
         let fetchKey = FetchWorkKey(request)
         let tap = chunkTaps.add(fetchKey) { chunk, offset in session.feed(chunk, offset: offset) }
         defer {
             chunkTaps.remove(fetchKey, tap)
             session.close()
         }
-        let fetched = try await fetchTasks.value(for: fetchKey, priority: work, progress: work.report) { fetchWork in
-            try await self.fetchData(request, work: fetchWork)
+        let bytes = try await fetchTasks.value(for: fetchKey, priority: work, sink: sink) { fetchWork in
+            try await self.fetchBytes(request, work: fetchWork)
         }
         chunkTaps.remove(fetchKey, tap)
         try Task.checkCancellation()
-        let start = ContinuousClock.now
-        var image = try await decodeLimiter.withSlot(priority: work) {
+        do {
+            let decoded = try await finalImage(session, bytes: bytes.data, for: request, work: work)
+            let (image, processTiming) = try await processStage.process(
+                decoded.image, for: request, priority: work, sink: sink)
+            memoryStage.store(image, for: request, sink: sink)
+            return LoadedImage(
+                image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
+                decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count)
+        } catch {
+            throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
+        }
+    }
+
+    /// The session's final image, upright, within a decode slot; the decode stage's one-shot decode otherwise.
+    private func finalImage(
+        _ session: PreviewSession, bytes: Data, for request: ImageRequest, work: SharedWork<LoadedImage>
+    ) async throws -> DecodedResult {
+        let queuedSince = ContinuousClock.now
+        let incremental: DecodedResult? = try await decodeStage.limiter.withSlot(priority: work) {
             try Task.checkCancellation()
-            guard var image = await session.finalImage(byteCount: fetched.data.count) else {
-                return try decodeImage(fetched.data, for: request)
-            }
+            let start = ContinuousClock.now
+            guard let final = await session.finalImage(byteCount: bytes.count) else { return nil }
             counters.decodes.increment()
             previewHub.incrementalFinals.increment()
-            if request.appliesOrientation, image.orientation != .up {
-                image = try OrientationProcessor().process(image)
-            }
-            image.scale = request.scale
-            return image
+            let image = try OrientationStage.apply(to: final, for: request)
+            let timing = StageTiming(
+                queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)
+            work.sink(
+                .decoded(
+                    DecodeReport(
+                        format: image.format, size: PixelSize(width: image.width, height: image.height), timing: timing)
+                ))
+            return DecodedResult(image: image, timing: timing)
         }
-        if !request.processors.isEmpty {
-            try Task.checkCancellation()
-            image = try Self.process(image, with: request.processors, scale: request.scale)
-        }
-        if request.cachePolicy.contains(.writeMemory) {
-            registry.imageCache?.store(image, for: request.imageCacheKey)
-        }
-        return LoadedImage(
-            image: image, origin: fetched.origin, attempts: fetched.attempts, fetchDuration: fetched.fetchDuration,
-            decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count)
+        if let incremental { return incremental }
+        return try await decodeStage.decode(bytes, for: request, priority: work, sink: work.sink)
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// decodes its bytes in one shot. A fetch retried from its first byte starts a fresh decoder.
 final class PreviewSession: @unchecked Sendable {  // Every mutable property is touched on `queue` only.
     private let queue = DispatchQueue(label: "imago.previews", qos: .userInitiated)
-    private let registry: PluginRegistry
+    private let decoders: PluginSnapshot
     private let request: ImageRequest
     private let options: DecodeOptions
     private let policy: PreviewPolicy
@@ -25,12 +25,13 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
     private var isCounted = false
 
     init(
-        request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, registry: PluginRegistry, hub: PreviewHub
+        request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, decoders: PluginSnapshot,
+        hub: PreviewHub
     ) {
         self.request = request
         self.options = options
         self.policy = policy
-        self.registry = registry
+        self.decoders = decoders
         self.hub = hub
         self.key = ImageWorkKey(request)
     }
@@ -103,7 +104,8 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
         if let decoder { return try decoder.append(chunk) }
         head.append(chunk)
         guard head.count >= ImageFormat.sniffLength else { return nil }
-        guard let incremental = registry.decoder(for: head) as? any IncrementalImageDecoding else {
+        guard let incremental = try? decoders.decoder(for: head, limits: options.limits) as? any IncrementalImageDecoding
+        else {
             release()
             return nil
         }
@@ -122,10 +124,9 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
         guard let decoder, progress.completedSteps > shownSteps, !progress.isComplete else { return }
         let began = start.duration(to: .now).seconds
         guard began >= nextAllowed, hub.hasSubscribers(key) else { return }
-        guard var image = try decoder.makePreview() else { return }
-        if request.appliesOrientation, image.orientation != .up { image = try OrientationProcessor().process(image) }
-        image.scale = request.scale
-        image = try ImageLoader.process(image, with: request.processors, scale: request.scale)
+        guard let preview = try decoder.makePreview() else { return }
+        let upright = try OrientationStage.apply(to: preview, for: request)
+        let image = try ProcessStage.run(request.processors, on: upright, scale: request.scale)
         let end = start.duration(to: .now).seconds
         shownSteps = progress.completedSteps
         nextAllowed = policy.nextAllowed(after: end, cost: end - began)
