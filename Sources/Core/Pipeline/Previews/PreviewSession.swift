@@ -104,7 +104,8 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
         if let decoder { return try decoder.append(chunk) }
         head.append(chunk)
         guard head.count >= ImageFormat.sniffLength else { return nil }
-        guard let incremental = try? decoders.decoder(for: head, limits: options.limits) as? any IncrementalImageDecoding
+        guard
+            let incremental = try? decoders.decoder(for: head, limits: options.limits) as? any IncrementalImageDecoding
         else {
             release()
             return nil
