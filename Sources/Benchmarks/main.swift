@@ -19,6 +19,8 @@ let cases: [() throws -> BenchmarkCase] = [
     MemoryCacheBenchmark.make,
     ICCConversionBenchmark.make,
     ICCConversionBenchmark.makeThumbnail,
+    ICCNewFormatsBenchmark.makeHEIC,
+    ICCNewFormatsBenchmark.makeAVIF,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
