@@ -19,6 +19,8 @@ let cases: [() throws -> BenchmarkCase] = [
     MemoryCacheBenchmark.make,
     ICCConversionBenchmark.make,
     ICCConversionBenchmark.makeThumbnail,
+    ICCNewFormatsBenchmark.makeHEIC,
+    ICCNewFormatsBenchmark.makeAVIF,
 ]
 
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
