@@ -33,18 +33,21 @@ let codecDependencies: [Target.Dependency] = [
     "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
 ]
 
-// ICC colour management (issue 13): lcms2, used by the codecs only (Core knows nothing of colour profiles).
+// ICC colour management (issue 13): lcms2 behind ImagoColor, a support module the codec modules share (Codecs and
+// the AVIF, HEIF and JXL plugins); Core knows nothing of colour profiles.
 let colorLibraries: [Target] = [
     .systemLibrary(
-        name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])])
+        name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+    .target(name: "ImagoColor", dependencies: ["ImagoCore", "CLCMS2"], path: "Sources/Color"),
 ]
-let colorDependencies: [Target.Dependency] = ["CLCMS2"]
+let colorDependencies: [Target.Dependency] = ["ImagoColor"]
 
 var products: [Product] = [
     .library(name: "Imago", targets: ["Imago"]),
     .library(name: "ImagoCore", targets: ["ImagoCore"]),
     .library(name: "ImagoTransports", targets: ["ImagoTransports"]),
     .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
+    .library(name: "ImagoColor", targets: ["ImagoColor"]),
     .library(name: "ImagoCaches", targets: ["ImagoCaches"]),
     .library(name: "ImagoContracts", targets: ["ImagoContracts"]),
     .executable(name: "imago", targets: ["ImagoCLI"]),
@@ -77,12 +80,15 @@ var targets: [Target] =
         .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
     ]
 
-// AVIF, HEIF/HEIC and JPEG XL (issue 14): three plugin modules, each over its own C library and Core only, so a user
-// who wants fewer C dependencies depends on the ones they need. The umbrella registers all three.
-let newFormats: [(module: String, folder: String, c: String, pkgConfig: String, apt: String)] = [
-    ("ImagoAVIF", "AVIF", "CAVIF", "libavif", "libavif-dev"),
+// AVIF, HEIF/HEIC and JPEG XL (issue 14): three plugin modules, each over its own C library and Core, so a user
+// who wants fewer C dependencies depends on the ones they need. The umbrella registers all three. Each also uses
+// ImagoColor for embedded ICC profiles. libavif and libjxl are found without pkg-config: their headers are in
+// /usr/include and their .pc files only add -DAVIF_DLL / -DHWY_SHARED_DEFINE (export attributes that matter on
+// Windows), which SwiftPM refuses with a warning.
+let newFormats: [(module: String, folder: String, c: String, pkgConfig: String?, apt: String)] = [
+    ("ImagoAVIF", "AVIF", "CAVIF", nil, "libavif-dev"),
     ("ImagoHEIF", "HEIF", "CHEIF", "libheif", "libheif-dev"),
-    ("ImagoJXL", "JXL", "CJXL", "libjxl", "libjxl-dev"),
+    ("ImagoJXL", "JXL", "CJXL", nil, "libjxl-dev"),
 ]
 for format in newFormats {
     products.append(.library(name: format.module, targets: [format.module]))
@@ -91,7 +97,8 @@ for format in newFormats {
             name: format.c, path: "Sources/CLibraries/\(format.c)", pkgConfig: format.pkgConfig,
             providers: [.apt([format.apt])]),
         .target(
-            name: format.module, dependencies: ["ImagoCore", .target(name: format.c)], path: "Sources/\(format.folder)"),
+            name: format.module, dependencies: ["ImagoCore", "ImagoColor", .target(name: format.c)],
+            path: "Sources/\(format.folder)"),
         .testTarget(
             name: "\(format.folder)Tests",
             dependencies: [.target(name: format.module), "ImagoContracts", "ImagoTestSupport"],
@@ -110,7 +117,7 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
     // Only the fuzzers whose folder exists, so the package resolves while some are still being written.
     let fuzzRoot = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
     targets.append(.target(name: "FuzzSupport", dependencies: ["ImagoCodecs"], path: "Fuzz/Support"))
-    for name in ["PNG", "JPEG", "GIF", "WebP"]
+    for name in ["PNG", "JPEG", "GIF", "WebP", "Incremental"]
     where FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent(name).path) {
         products.append(.executable(name: "fuzz-\(name.lowercased())", targets: ["Fuzz\(name)"]))
         targets.append(

@@ -1,10 +1,13 @@
 import CAVIF
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension AVIFCodec {
     /// Parses the container, checks the limits against the declared size and frame count, then decodes each
-    /// frame into a pooled raster (libavif's YUV to RGBA conversion, which reduces 10 and 12 bits to 8).
+    /// frame into a pooled raster (libavif's YUV to RGBA conversion, which reduces 10 and 12 bits to 8) and
+    /// converts it from the embedded ICC profile as `options.colorProfiles` says, in place. CICP (`nclx`) colour
+    /// without a profile is what libavif's conversion makes of it: primaries and transfer are not converted.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, threads: Int) throws -> DecodedImage {
         guard let decoder = avifDecoderCreate() else { throw AVIFErrors.decoding("out of memory") }
         defer { avifDecoderDestroy(decoder) }
@@ -31,12 +34,15 @@ extension AVIFCodec {
         let wanted = options.frames == .first ? Swift.min(frameCount, 1) : frameCount
         try options.limits.check(frames: wanted, width: width, height: height, format: .avif)
         guard wanted > 0 else { throw AVIFErrors.decoding("the file has no image") }
+        // The `colr` box is read by the parse: the plan is made once, before any pixel.
+        let monochrome = header.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV400
+        let color = try ColorPlan(
+            profile: iccProfile(of: header), layout: monochrome ? .grayInRGBA : .rgba, options: options, format: .avif)
 
         var frames: [ImageFrame] = []
         frames.reserveCapacity(wanted)
         var orientation = ImageOrientation.up
         var crop: avifCropRect?
-        var profile: Data?
         while frames.count < wanted {
             result = avifDecoderNextImage(decoder)
             guard result == AVIF_RESULT_OK, let image = decoder.pointee.image else {
@@ -48,10 +54,8 @@ extension AVIFCodec {
             if frames.isEmpty {
                 orientation = transformation(of: image.pointee)
                 crop = cleanAperture(of: image)
-                let icc = image.pointee.icc
-                profile = icc.size > 0 ? Data(bytes: icc.data, count: icc.size) : nil
             }
-            var raster = try toRGBA(image, hasAlpha: decoder.pointee.alphaPresent != 0)
+            var raster = try toRGBA(image, color: color)
             if let crop {
                 raster = try raster.cropped(
                     x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
@@ -63,12 +67,19 @@ extension AVIFCodec {
         var decoded = DecodedImage(
             frames: frames, loopCount: 0, format: .avif, hasAlpha: decoder.pointee.alphaPresent != 0,
             encodedSize: bytes.count)
-        decoded.iccProfile = profile
+        color.record(on: &decoded)
         return decoded
     }
 
-    /// One frame converted to straight-alpha RGBA8 (opaque when the file has no alpha plane).
-    static func toRGBA(_ image: UnsafeMutablePointer<avifImage>, hasAlpha: Bool) throws -> Raster {
+    /// The embedded ICC profile, nil without one.
+    static func iccProfile(of image: UnsafeMutablePointer<avifImage>) -> Data? {
+        let icc = image.pointee.icc
+        guard icc.size > 0, let bytes = icc.data else { return nil }
+        return Data(bytes: bytes, count: icc.size)
+    }
+
+    /// One frame converted to straight-alpha RGBA8 (opaque when the file has no alpha plane), then by `color`.
+    static func toRGBA(_ image: UnsafeMutablePointer<avifImage>, color: ColorPlan) throws -> Raster {
         let width = Int(image.pointee.width)
         let height = Int(image.pointee.height)
         return try Raster(width: width, height: height) { buffer in
@@ -83,6 +94,7 @@ extension AVIFCodec {
             guard result == AVIF_RESULT_OK else {
                 throw AVIFErrors.decoding("cannot convert the pixels to RGBA", result: result)
             }
+            color.apply(to: buffer, width: width, height: height, bytesPerRow: width * 4)
         }
     }
 

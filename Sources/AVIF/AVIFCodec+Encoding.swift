@@ -5,8 +5,11 @@ import ImagoCore
 extension AVIFCodec {
     /// Encodes `frames` through aom: one frame as a still image, several as an image sequence with their
     /// durations (in milliseconds). Lossy at `options.quality` (mapped to AV1's 63..0 quantizer as avifenc 1.x
-    /// maps its --quality) in 4:2:0, or lossless (quantizer 0, 4:4:4, identity matrix, full range).
-    static func encode(_ frames: [ImageFrame], options: EncodeOptions, speed: Int, threads: Int) throws -> Data {
+    /// maps its --quality) in 4:2:0, or lossless (quantizer 0, 4:4:4, identity matrix, full range). A kept ICC
+    /// `profile` is written as the `colr` box of type `prof`.
+    static func encode(
+        _ frames: [ImageFrame], profile: Data?, options: EncodeOptions, speed: Int, threads: Int
+    ) throws -> Data {
         let width = frames[0].raster.width
         let height = frames[0].raster.height
         guard frames.allSatisfy({ $0.raster.width == width && $0.raster.height == height }) else {
@@ -26,6 +29,11 @@ extension AVIFCodec {
         for frame in frames {
             let image = try makeImage(frame.raster, lossless: options.lossless, hasAlpha: hasAlpha)
             defer { avifImageDestroy(image) }
+            if let profile, !profile.isEmpty {
+                profile.withUnsafeBytes {
+                    avifImageSetProfileICC(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+                }
+            }
             let duration = UInt64(Swift.max(1, (frame.duration * 1000).rounded()))
             let flags = frames.count == 1 ? AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
             let result = avifEncoderAddImage(encoder, image, duration, avifAddImageFlags(flags))

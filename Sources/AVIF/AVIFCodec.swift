@@ -9,7 +9,8 @@ extension ImageFormat {
 
 /// AVIF over libavif (0.11, AV1 through dav1d or libgav1, encoding through aom): stills, alpha, 10- and 12-bit
 /// images reduced to 8 bits, image sequences (frames and durations), `clap`/`irot`/`imir` applied to the pixels,
-/// the ICC profile kept on the image; lossy, lossless and animated encoding.
+/// an embedded ICC profile converted to sRGB, kept or ignored (`DecodeOptions.colorProfiles`); lossy, lossless and
+/// animated encoding, embedding a kept profile.
 ///
 /// Conventions: the transformations are applied, so `orientation` is always `.up` (nothing turns twice);
 /// `loopCount` is 0 (forever) because libavif 0.11 does not read a sequence's repetition count; a still image
@@ -53,10 +54,12 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
         }
     }
 
-    /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`.
+    /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`;
+    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         let frames = options.allFrames ? image.frames : [image.frames[0]]
-        return try AVIFCodec.encode(frames, options: options, speed: speed, threads: threads)
+        return try AVIFCodec.encode(
+            frames, profile: image.iccProfile, options: options, speed: speed, threads: threads)
     }
 }
 

@@ -1,1 +1,2 @@
+@_exported import ImagoColor
 @_exported import ImagoCore

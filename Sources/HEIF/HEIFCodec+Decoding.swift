@@ -1,10 +1,13 @@
 import CHEIF
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension HEIFCodec {
     /// Reads the container without copying it, checks the primary image's declared size, then decodes it (or the
-    /// smallest thumbnail that covers the target) to interleaved RGBA8 with libheif's transformations applied.
+    /// smallest thumbnail that covers the target) to interleaved RGBA8 with libheif's transformations applied,
+    /// converted from the ICC profile (`prof`/`rICC`) as `options.colorProfiles` says. An `nclx` colour box without
+    /// a profile is what libheif's YUV to RGB conversion makes of it.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, threads: Int, usesThumbnails: Bool
     ) throws -> DecodedImage {
@@ -23,19 +26,24 @@ extension HEIFCodec {
         let height = Int(heif_image_handle_get_height(primary))
         try options.limits.check(width: width, height: height, format: .heic)
         let hasAlpha = heif_image_handle_has_alpha_channel(primary) != 0
-        let profile = iccProfile(of: primary)
-
         let thumbnail = usesThumbnails ? coveringThumbnail(of: primary, width: width, height: height, options) : nil
         defer { thumbnail.map { heif_image_handle_release($0) } }
-        let raster = try decodePixels(thumbnail ?? primary)
+        // A thumbnail's own profile, else the primary image's (writers give thumbnails the same `colr`).
+        let profile = thumbnail.flatMap(iccProfile(of:)) ?? iccProfile(of: primary)
+        // libheif expands a monochrome image to r == g == b, whose profile is a grey one.
+        let gray = profile.map(ColorManagement.isGrayProfile) ?? false
+        let color = try ColorPlan(
+            profile: profile, layout: gray ? .grayInRGBA : .rgba, options: options, format: .heic)
+        let raster = try decodePixels(thumbnail ?? primary, color: color)
         var image = DecodedImage(
             frames: [ImageFrame(raster: raster)], format: .heic, hasAlpha: hasAlpha, encodedSize: bytes.count)
-        image.iccProfile = profile
+        color.record(on: &image)
         return image
     }
 
-    /// The image as straight-alpha RGBA8 (alpha 255 without an alpha plane), rows copied from libheif's plane.
-    static func decodePixels(_ handle: OpaquePointer) throws -> Raster {
+    /// The image as straight-alpha RGBA8 (alpha 255 without an alpha plane), rows copied from libheif's plane,
+    /// then converted by `color` in place.
+    static func decodePixels(_ handle: OpaquePointer, color: ColorPlan) throws -> Raster {
         guard let decoding = heif_decoding_options_alloc() else { throw HEIFErrors.decoding("out of memory") }
         defer { heif_decoding_options_free(decoding) }
         decoding.pointee.convert_hdr_to_8bit = 1
@@ -58,6 +66,7 @@ extension HEIFCodec {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[(y * rowBytes)..<((y + 1) * rowBytes)])
                     .copyMemory(from: UnsafeRawBufferPointer(start: plane + y * Int(stride), count: rowBytes))
             }
+            color.apply(to: buffer, width: width, height: height, bytesPerRow: rowBytes)
         }
     }
 

@@ -9,8 +9,9 @@ extension HEIFCodec {
     ]
 
     /// Encodes one raster through x265: lossy at `options.quality` (4:2:0), or lossless (4:4:4 with the identity
-    /// matrix, so RGB survives exactly). The alpha plane is written only when some pixel needs it.
-    static func encode(_ raster: Raster, options: EncodeOptions, speed: Int) throws -> Data {
+    /// matrix, so RGB survives exactly). The alpha plane is written only when some pixel needs it; a kept ICC
+    /// `profile` is written as a `colr` box of type `prof`.
+    static func encode(_ raster: Raster, profile: Data?, options: EncodeOptions, speed: Int) throws -> Data {
         guard let context = heif_context_alloc() else { throw HEIFErrors.encoding("out of memory") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -29,6 +30,12 @@ extension HEIFCodec {
         let hasAlpha = raster.hasTransparency
         let image = try makeImage(raster, hasAlpha: hasAlpha)
         defer { heif_image_release(image) }
+        if let profile, !profile.isEmpty {
+            error = profile.withUnsafeBytes {
+                heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count)
+            }
+            guard error.code == heif_error_Ok else { throw HEIFErrors.encoding("cannot attach the ICC profile", error) }
+        }
         guard let encoding = heif_encoding_options_alloc() else { throw HEIFErrors.encoding("out of memory") }
         defer { heif_encoding_options_free(encoding) }
         encoding.pointee.save_alpha_channel = hasAlpha ? 1 : 0

@@ -9,7 +9,8 @@ extension ImageFormat {
 
 /// HEIC over libheif (1.15, HEVC through libde265, encoding through x265): the primary image, alpha, 10- and 12-bit
 /// images reduced to 8 bits, the `irot`/`imir`/`clap` transformations applied as libheif's defaults do, embedded
-/// thumbnails for small targets, the ICC profile kept on the image; lossy or lossless encoding.
+/// thumbnails for small targets, an embedded ICC profile converted to sRGB, kept or ignored
+/// (`DecodeOptions.colorProfiles`); lossy or lossless encoding, embedding a kept profile.
 ///
 /// Conventions: the transformations are applied to the pixels and `orientation` is `.up`, so nothing turns twice
 /// (the HEIF standard makes `irot`/`imir` authoritative; an EXIF orientation in a HEIC only repeats them).
@@ -52,9 +53,9 @@ public struct HEIFCodec: ImageDecoder, ImageEncoder {
         }
     }
 
-    /// Encodes the first frame.
+    /// Encodes the first frame, embedding a kept ICC profile (`DecodedImage.iccProfile`).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        try HEIFCodec.encode(image.raster, options: options, speed: speed)
+        try HEIFCodec.encode(image.raster, profile: image.iccProfile, options: options, speed: speed)
     }
 }
 

@@ -1,10 +1,12 @@
 import CJXL
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension JXLCodec {
-    /// Runs libjxl's event loop over the whole input: basic info (size checked), colour encoding (ICC kept),
-    /// then for each frame its header (duration) and its pixels, written straight into a pooled raster.
+    /// Runs libjxl's event loop over the whole input: basic info (size checked), colour encoding (the plan for the
+    /// profile the pixels come out in), then for each frame its header (duration) and its pixels, written straight
+    /// into a pooled raster and converted there as `options.colorProfiles` says.
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> DecodedImage {
         guard let decoder = JxlDecoderCreate(nil) else { throw JXLErrors.decoding("out of memory") }
         defer { JxlDecoderDestroy(decoder) }
@@ -23,7 +25,8 @@ extension JXLCodec {
         var size = (width: 0, height: 0)
         var frames: [ImageFrame] = []
         var duration = 0.0
-        var profile: Data?
+        var color = ColorPlan.none
+        var originalDescription: String?
         while true {
             let status = JxlDecoderProcessInput(decoder)
             switch status {
@@ -36,7 +39,12 @@ extension JXLCodec {
                 size = swaps ? (Int(info.ysize), Int(info.xsize)) : (Int(info.xsize), Int(info.ysize))
                 try options.limits.check(width: size.width, height: size.height, format: .jxl)
             case JXL_DEC_COLOR_ENCODING:
-                profile = iccProfile(decoder)
+                let named = try preferSRGBForXYB(decoder, info: info)
+                originalDescription = options.colorProfiles == .ignore ? nil : named
+                let profile = iccProfile(decoder)
+                color = try ColorPlan(
+                    profile: profile, layout: info.num_color_channels == 1 ? .grayInRGBA : .rgba, options: options,
+                    format: .jxl)
             case JXL_DEC_FRAME:
                 var header = JxlFrameHeader()
                 guard JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
@@ -46,14 +54,16 @@ extension JXLCodec {
                 // Each new frame is checked before its pixels are taken: libjxl cannot count them beforehand.
                 try options.limits.check(frames: frames.count + 1, width: size.width, height: size.height, format: .jxl)
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                let raster = try decodeFrame(decoder, format: &format, size: size)
+                let raster = try decodeFrame(decoder, format: &format, size: size, color: color)
                 frames.append(ImageFrame(raster: raster, duration: info.have_animation != 0 ? duration : 0))
-                if options.frames == .first { return finish(frames, info: info, profile: profile, bytes: bytes) }
+                if options.frames == .first {
+                    return finish(frames, info: info, color: color, description: originalDescription, bytes: bytes)
+                }
             case JXL_DEC_FULL_IMAGE:
                 continue
             case JXL_DEC_SUCCESS:
                 guard !frames.isEmpty else { throw JXLErrors.decoding("the file has no frame") }
-                return finish(frames, info: info, profile: profile, bytes: bytes)
+                return finish(frames, info: info, color: color, description: originalDescription, bytes: bytes)
             case JXL_DEC_NEED_MORE_INPUT:
                 throw JXLErrors.decoding("the file is truncated")
             default:
@@ -62,9 +72,10 @@ extension JXLCodec {
         }
     }
 
-    /// Gives libjxl the raster's memory as the output buffer and runs the decoder until the frame is complete.
+    /// Gives libjxl the raster's memory as the output buffer, runs the decoder until the frame is complete, then
+    /// converts the pixels by `color` in place.
     private static func decodeFrame(
-        _ decoder: OpaquePointer, format: inout JxlPixelFormat, size: (width: Int, height: Int)
+        _ decoder: OpaquePointer, format: inout JxlPixelFormat, size: (width: Int, height: Int), color: ColorPlan
     ) throws -> Raster {
         var needed = 0
         guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
@@ -77,7 +88,9 @@ extension JXLCodec {
             else { throw JXLErrors.decoding("cannot set the output buffer") }
             while true {
                 switch JxlDecoderProcessInput(decoder) {
-                case JXL_DEC_FULL_IMAGE: return
+                case JXL_DEC_FULL_IMAGE:
+                    color.apply(to: buffer, width: size.width, height: size.height, bytesPerRow: size.width * 4)
+                    return
                 case JXL_DEC_NEED_MORE_INPUT: throw JXLErrors.decoding("the file is truncated")
                 default: throw JXLErrors.decoding("corrupt image data")
                 }
@@ -85,8 +98,10 @@ extension JXLCodec {
         }
     }
 
+    /// The decoded image; `description` names the original profile when libjxl rendered the pixels in sRGB.
     private static func finish(
-        _ frames: [ImageFrame], info: JxlBasicInfo, profile: Data?, bytes: UnsafeRawBufferPointer
+        _ frames: [ImageFrame], info: JxlBasicInfo, color: ColorPlan, description: String?,
+        bytes: UnsafeRawBufferPointer
     ) -> DecodedImage {
         var frames = frames
         let animated = info.have_animation != 0 && frames.count > 1
@@ -94,8 +109,36 @@ extension JXLCodec {
         var image = DecodedImage(
             frames: frames, loopCount: animated ? Int(info.animation.num_loops) : 0, format: .jxl,
             hasAlpha: info.alpha_bits > 0, encodedSize: bytes.count)
-        image.iccProfile = profile
+        color.record(on: &image)
+        if image.colorProfileDescription == nil { image.colorProfileDescription = description }
         return image
+    }
+
+    /// For a lossy (XYB) image with an ICC profile, asks libjxl for sRGB pixels (it would otherwise give linear
+    /// sRGB, which 8 bits cannot hold without banding): libjxl renders XYB into sRGB itself, and the original
+    /// profile is only named. Returns that profile's description; nil for every other image.
+    private static func preferSRGBForXYB(_ decoder: OpaquePointer, info: JxlBasicInfo) throws -> String? {
+        var encoding = JxlColorEncoding()
+        guard info.uses_original_profile == 0,
+            JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &encoding)
+                != JXL_DEC_SUCCESS
+        else { return nil }
+        var sRGB = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&sRGB, info.num_color_channels == 1 ? 1 : 0)
+        guard JxlDecoderSetPreferredColorProfile(decoder, &sRGB) == JXL_DEC_SUCCESS else {
+            throw JXLErrors.decoding("cannot ask for sRGB output")
+        }
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, &size) == JXL_DEC_SUCCESS,
+            size > 0, size < 64 << 20
+        else { return nil }
+        var original = Data(count: size)
+        let status = original.withUnsafeMutableBytes {
+            JxlDecoderGetColorAsICCProfile(
+                decoder, nil, JXL_COLOR_PROFILE_TARGET_ORIGINAL, $0.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                size)
+        }
+        return status == JXL_DEC_SUCCESS ? ColorManagement.profileDescription(original) : nil
     }
 
     private static func seconds(ticks: UInt32, _ animation: JxlAnimationHeader) -> Double {

@@ -3,8 +3,8 @@ import Foundation
 import ImagoCore
 
 extension JXLCodec {
-    /// Encodes `frames` in sRGB, 8 bits, with an alpha channel when some pixel needs it; several frames become an
-    /// animation in milliseconds with the image's loop count.
+    /// Encodes `frames` in sRGB (or in the image's kept ICC profile, embedded), 8 bits, with an alpha channel when
+    /// some pixel needs it; several frames become an animation in milliseconds with the image's loop count.
     static func encode(_ image: DecodedImage, frames: [ImageFrame], options: EncodeOptions, effort: Int) throws
         -> Data
     {
@@ -34,9 +34,16 @@ extension JXLCodec {
             info.animation.num_loops = UInt32(clamping: image.loopCount)
         }
         try check(JxlEncoderSetBasicInfo(encoder, &info), encoder, "cannot set the header")
-        var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
-        try check(JxlEncoderSetColorEncoding(encoder, &color), encoder, "cannot set the colour encoding")
+        if let profile = image.iccProfile, !profile.isEmpty {
+            let status = profile.withUnsafeBytes {
+                JxlEncoderSetICCProfile(encoder, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+            }
+            try check(status, encoder, "cannot embed the ICC profile")
+        } else {
+            var color = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&color, 0)
+            try check(JxlEncoderSetColorEncoding(encoder, &color), encoder, "cannot set the colour encoding")
+        }
 
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw JXLErrors.encoding("out of memory")

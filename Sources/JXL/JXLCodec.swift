@@ -8,9 +8,10 @@ extension ImageFormat {
 }
 
 /// JPEG XL over libjxl (0.7): bare codestreams and containers, alpha, 16-bit images reduced to 8 bits,
-/// animations (coalesced frames, durations, loop count), the codestream's orientation applied, the ICC profile
-/// kept on the image; lossy (at a quality mapped to a Butteraugli distance as cjxl maps it), lossless and animated
-/// encoding.
+/// animations (coalesced frames, durations, loop count), the codestream's orientation applied, an embedded ICC
+/// profile converted to sRGB, kept or ignored (`DecodeOptions.colorProfiles`; a lossy, XYB-coded image is rendered
+/// in sRGB by libjxl itself, so it has no stored pixels to keep); lossy (at a quality mapped to a Butteraugli
+/// distance as cjxl maps it), lossless and animated encoding, embedding a kept profile.
 ///
 /// Conventions: libjxl applies the orientation, so `orientation` is `.up`; decoding is single-threaded (no
 /// parallel runner); libjxl 0.7 has no reduced-size decode, so a target size gives the full size.

@@ -5,6 +5,9 @@ import ImagoCore
 enum Fixture {
     static let folder = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
+    /// Decoding that leaves an embedded profile alone, for comparing with reference decoders that do.
+    static let storedPixels = DecodeOptions(colorProfiles: .ignore)
+
     /// The bytes of `name` (with its extension).
     static func data(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
 
@@ -14,6 +17,11 @@ enum Fixture {
             .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let pixels = [UInt8](try data(name + ".rgba"))
         return (size[0], size[1], pixels)
+    }
+
+    /// The largest difference of any channel between two rasters of one size (`Int.max` when the sizes differ).
+    static func maxDelta(_ raster: Raster, _ other: Raster) -> Int {
+        maxDelta(raster, (other.width, other.height, other.pixels))
     }
 
     /// The largest difference of any channel, or `Int.max` when the sizes differ.

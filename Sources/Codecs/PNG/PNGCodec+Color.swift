@@ -1,5 +1,6 @@
 import CImagoShim
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension PNGCodec {

@@ -1,5 +1,6 @@
 import CWebP
 import Foundation
+import ImagoColor
 import ImagoCore
 
 /// WebP over libwebp: lossy, lossless and alpha stills, animations composited through `WebPAnimDecoder`, scaled

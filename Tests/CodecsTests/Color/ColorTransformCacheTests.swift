@@ -1,4 +1,5 @@
 import Foundation
+import ImagoColor
 import ImagoCore
 import Synchronization
 import Testing

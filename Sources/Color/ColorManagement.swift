@@ -1,3 +1,4 @@
+import CLCMS2
 import Foundation
 import ImagoCore
 
@@ -24,4 +25,9 @@ public enum ColorManagement {
 
     /// Whether lcms2 can open `profile` as an ICC profile.
     public static func isValidProfile(_ profile: Data) -> Bool { OpenedColorProfile(profile) != nil }
+
+    /// Whether `profile` is a grey one: for decoders that expand grey to RGBA (r == g == b) without saying so.
+    package static func isGrayProfile(_ profile: Data) -> Bool {
+        OpenedColorProfile(profile)?.colorSpace == cmsSigGrayData
+    }
 }

@@ -4,19 +4,19 @@ import Synchronization
 
 /// What one embedded profile means for one source layout, worked out once and shared by every decode of an
 /// image with the same profile (keyed by the SHA-256 of the profile's bytes).
-struct ColorProfileEntry: Sendable {
+package struct ColorProfileEntry: Sendable {
     /// The profile's description, nil when it has none or cannot be read.
-    let description: String?
+    package let description: String?
     /// The transform to sRGB; nil when the profile is sRGB already (the transform would change nothing).
-    let transform: ColorTransform?
+    package let transform: ColorTransform?
     /// Why the profile cannot be used (malformed, or for another colour space), nil when it can.
-    let problem: String?
+    package let problem: String?
 }
 
 /// Transforms cached per profile hash and layout. Bounded: when full it starts again, which costs only the
 /// rebuilding of a few transforms (a photo library holds few distinct profiles).
-final class ColorTransformCache: Sendable {
-    static let shared = ColorTransformCache()
+package final class ColorTransformCache: Sendable {
+    package static let shared = ColorTransformCache()
 
     private struct Key: Hashable {
         let profileHash: [UInt8]
@@ -26,10 +26,10 @@ final class ColorTransformCache: Sendable {
     private let entries = Mutex<[Key: ColorProfileEntry]>([:])
     private let capacity: Int
 
-    init(capacity: Int = 64) { self.capacity = capacity }
+    package init(capacity: Int = 64) { self.capacity = capacity }
 
     /// The entry for `profile` read as `layout`, built on a miss.
-    func entry(for profile: Data, layout: ColorSourceLayout) -> ColorProfileEntry {
+    package func entry(for profile: Data, layout: ColorSourceLayout) -> ColorProfileEntry {
         var hasher = SHA256()
         profile.withUnsafeBytes { hasher.update($0) }
         let key = Key(profileHash: hasher.finalize(), layout: layout)
@@ -44,7 +44,7 @@ final class ColorTransformCache: Sendable {
     }
 
     /// How many entries are cached (for tests).
-    var count: Int { entries.withLock { $0.count } }
+    package var count: Int { entries.withLock { $0.count } }
 
     private static func build(_ profile: Data, layout: ColorSourceLayout) -> ColorProfileEntry {
         guard let opened = OpenedColorProfile(profile) else {

@@ -2,7 +2,7 @@ import CLCMS2
 import Foundation
 
 /// How the samples of a decoded buffer are laid out, as the colour engine must be told.
-enum ColorSourceLayout: Hashable, Sendable {
+package enum ColorSourceLayout: Hashable, Sendable {
     /// RGBA8 (straight alpha): RGB images.
     case rgba
     /// Grey in the red byte of an RGBA8 pixel (r == g == b), as the decoders expand grey images.
@@ -41,7 +41,7 @@ enum ColorSourceLayout: Hashable, Sendable {
 ///
 /// Made with `cmsFLAGS_NOCACHE`, which is what lets one transform run on several threads at once (the 1-pixel
 /// cache is the only state lcms2 changes while transforming), so the cache can share it.
-final class ColorTransform: @unchecked Sendable {
+package final class ColorTransform: @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     private let layout: ColorSourceLayout
 
@@ -65,7 +65,7 @@ final class ColorTransform: @unchecked Sendable {
 
     /// Converts `height` rows of `width` pixels, `bytesPerRow` apart, to sRGB RGBA8 in place. lcms2 reads each
     /// pixel before it writes it, and every layout here takes 4 bytes a pixel, so in place is safe.
-    func apply(_ base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
+    package func apply(_ base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int) {
         cmsDoTransformLineStride(
             handle, base, base, cmsUInt32Number(width), cmsUInt32Number(height), cmsUInt32Number(bytesPerRow),
             cmsUInt32Number(bytesPerRow), 0, 0)
@@ -84,7 +84,7 @@ final class ColorTransform: @unchecked Sendable {
     /// Whether the transform moves no 8-bit value by more than 1 (an sRGB profile, give or take the rounding of
     /// its curves, which is invisible): probed on ramps of each channel, the grey axis and a coarse cube, so the
     /// decoder can skip it and return sRGB-tagged pixels exactly as stored, as browsers do.
-    var isIdentity: Bool {
+    package var isIdentity: Bool {
         var probe: [UInt8] = []
         switch layout {
         case .cmyk: return false
