@@ -80,6 +80,23 @@ import Testing
         #expect { try AVIFCodec().decode(huge) } throws: { ($0 as? ImagoError)?.kind == .limitExceeded }
     }
 
+    /// many-samples.avif (1.4 KB, Scripts/make-qa-fixtures.py) declares 10,000 one-byte samples (100 chunks at one
+    /// offset): libavif's parse builds an entry for each, so its frame-count ceiling must be ours before parsing
+    /// (ten million such samples took 1.4 GB and 3.7 s before the check after the parse). Even for the first frame
+    /// only, the file is refused as too many frames rather than parsed.
+    @Test func refusesTooManyDeclaredFramesDuringTheParse() throws {
+        let data = try Fixture.data("many-samples.avif")
+        for frames in [FrameSelection.all, .first] {
+            let options = DecodeOptions(limits: DecodeLimits(maxFrames: 1000), frames: frames)
+            #expect {
+                try AVIFCodec().decode(data, options: options)
+            } throws: { error in
+                let error = error as? ImagoError
+                return error?.kind == .limitExceeded && error?.reason.contains("too many frames") == true
+            }
+        }
+    }
+
     @Test func sniffsAVIFBrandsAndLeavesHEICAlone() {
         func header(_ major: String, _ compatible: [String]) -> Data {
             let brands = Data(([major, "\0\0\0\0"] + compatible).joined().utf8)
