@@ -35,6 +35,21 @@ import Testing
         #expect(sameHost.headerLines.contains("Cookie: a=b"))
     }
 
+    /// Another port or scheme of the same host is another origin (curl's own rule since CVE-2022-27776).
+    @Test func dropsCredentialsWhenARedirectChangesPortOrScheme() throws {
+        let original = try request(["Authorization": "Bearer token", "Cookie": "a=b"])
+        for target in ["http://127.0.0.1:10/b", "https://127.0.0.1:9/b", "http://127.0.0.1/b"] {
+            let next = original.redirected(to: URL(string: target)!)
+            #expect(!next.headerLines.contains { $0.hasPrefix("Authorization") || $0.hasPrefix("Cookie") }, "\(target)")
+        }
+        let defaultPort = try CurlRequest(
+            TransportRequest(url: URL(string: "http://127.0.0.1/a")!, headers: ["Authorization": "Bearer token"]),
+            configuration: .init())
+        #expect(defaultPort.redirected(to: URL(string: "http://127.0.0.1:80/b")!).headerLines.contains {
+            $0 == "Authorization: Bearer token"
+        })
+    }
+
     @Test func refusesHeadersThatWouldInjectAnother() {
         #expect(throws: ImagoError.self) { try request(["X-Note": "a\r\nX-Injected: 1"]) }
         #expect(throws: ImagoError.self) { try request(["Bad Name": "x"]) }
