@@ -45,9 +45,10 @@ import Testing
         let defaultPort = try CurlRequest(
             TransportRequest(url: URL(string: "http://127.0.0.1/a")!, headers: ["Authorization": "Bearer token"]),
             configuration: .init())
-        #expect(defaultPort.redirected(to: URL(string: "http://127.0.0.1:80/b")!).headerLines.contains {
-            $0 == "Authorization: Bearer token"
-        })
+        #expect(
+            defaultPort.redirected(to: URL(string: "http://127.0.0.1:80/b")!).headerLines.contains {
+                $0 == "Authorization: Bearer token"
+            })
     }
 
     @Test func refusesHeadersThatWouldInjectAnother() {
