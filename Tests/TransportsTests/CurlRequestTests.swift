@@ -77,4 +77,33 @@ import Testing
         #expect(resumes.withLock { $0 } == 1)  // once per pause
         #expect(queue.push(chunk, pausingAbove: 300))
     }
+
+    /// A gzip bomb inflates 64 KB to 64 MB in one libcurl read: pausing it made libcurl keep and recopy all of it
+    /// (18 s and 166 MB for a 200 KB body, through `imago load`). A decoded body is therefore never paused (the
+    /// byte cap bounds it), while a plain one still is.
+    @Test func neverPausesABodyLibcurlDecodes() throws {
+        #expect(CurlTransfer.isEncoded(["content-encoding": "gzip"]))
+        #expect(CurlTransfer.isEncoded(["content-encoding": "deflate, gzip"]))
+        #expect(!CurlTransfer.isEncoded(["content-encoding": "identity"]))
+        #expect(!CurlTransfer.isEncoded([:]))
+        let chunk = Data(count: 64 * 1024)
+        for decoded in [true, false] {
+            let transfer = CurlTransfer(
+                id: 1,
+                request: try CurlRequest(
+                    TransportRequest(url: URL(string: "http://127.0.0.1:9/a")!), configuration: .init()),
+                events: HTTPEventQueue(), configuration: .init(),
+                startedAt: .now)
+            transfer.phase = CurlTransfer.Phase.streaming
+            transfer.decodesContent = decoded
+            var accepted = 0
+            for _ in 0..<32 {
+                let taken = chunk.withUnsafeBytes { transfer.receiveBody($0) }
+                if taken != chunk.count { break }
+                accepted += taken
+            }
+            #expect(decoded ? accepted == 32 * chunk.count : accepted <= CurlTransfer.bufferLimit + chunk.count)
+            #expect(transfer.isPaused == !decoded)
+        }
+    }
 }
