@@ -6,8 +6,9 @@ PNGs), its alpha track dropped, and the colour track's sample table rewritten to
 one-byte samples, every chunk at the same offset (so the file stays small while libavif's parse must build an
 entry for each sample). Usage: make-qa-fixtures.py seq.avif CHUNKS PER_CHUNK OUT (the fixture: 100 100).
 
-Also made by hand (no script needed): Tests/HEIFTests/Fixtures/lying-size.heic is `heif-enc -q 50` of a solid
-1200x1000 PNG with its only `ispe` rewritten to 64x48; Tests/JXLTests/Fixtures/many-frames.jxl is `cjxl -e 1`
+Also made by hand (no script needed): Tests/HEIFTests/Fixtures/lying-size.heic and
+Tests/AVIFTests/Fixtures/lying-size.avif are `heif-enc -q 50` and `avifenc -s 10` of a solid 1200x1000 PNG with
+their only `ispe` rewritten to 64x48; Tests/JXLTests/Fixtures/many-frames.jxl is `cjxl -e 1`
 of a 20-frame 200x200 APNG (Pillow, one pixel different in each frame, 40 ms each).
 """
 import struct

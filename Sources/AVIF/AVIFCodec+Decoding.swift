@@ -20,6 +20,11 @@ extension AVIFCodec {
         // is reported as `limitExceeded`, as is that of its size ceiling (16384 x 16384 pixels, the most it
         // supports).
         decoder.pointee.imageCountLimit = UInt32(clamping: Swift.max(options.limits.maxFrames, 1))
+        // The size ceiling goes down to `maxPixels` too: libavif hands it to dav1d as its frame-size limit, and
+        // dav1d allocates the size the AV1 stream states, whatever the `ispe` box said (a 417 B file declaring
+        // 64x48 held a 1200x1000 frame).
+        let sizeLimit = Swift.min(Swift.max(options.limits.maxPixels, 1), 16384 * 16384)
+        decoder.pointee.imageSizeLimit = UInt32(clamping: sizeLimit)
         var result = avifDecoderSetIOMemory(
             decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         guard result == AVIF_RESULT_OK else { throw AVIFErrors.decoding("cannot read the data", result: result) }

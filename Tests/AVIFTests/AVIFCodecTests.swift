@@ -97,6 +97,16 @@ import Testing
         }
     }
 
+    /// lying-size.avif (417 B) declares 64x48 in its `ispe` but its AV1 frame is 1200x1000: dav1d must be held to
+    /// the pixel limit too, or it decodes the whole frame before libavif crops it to the declared size.
+    @Test func holdsTheAV1DecoderToThePixelLimit() throws {
+        let lying = try Fixture.data("lying-size.avif")
+        #expect(try AVIFCodec().decode(lying).raster.width == 64)
+        #expect {
+            try AVIFCodec().decode(lying, options: DecodeOptions(limits: DecodeLimits(maxPixels: 10_000)))
+        } throws: { $0 is ImagoError }
+    }
+
     @Test func sniffsAVIFBrandsAndLeavesHEICAlone() {
         func header(_ major: String, _ compatible: [String]) -> Data {
             let brands = Data(([major, "\0\0\0\0"] + compatible).joined().utf8)
