@@ -62,6 +62,19 @@ public final class WorkExecutor: Sendable {
         }
     }
 
+    /// Runs `body` on one of the executor's threads whatever happens to the calling task (for work that must not
+    /// be dropped half-way, such as cache bookkeeping).
+    public func runToCompletion<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Starts `body` on one of the executor's threads without waiting for it (background maintenance).
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        submit(body)
+    }
+
     /// Jobs submitted and not yet started.
     var pendingCount: Int { queue.withLock { $0.pending } }
     /// Threads alive now.
