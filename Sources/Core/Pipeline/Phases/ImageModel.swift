@@ -7,7 +7,7 @@ import Synchronization
 /// Changing `request` cancels the load in flight, resets the phase, and loads the new one if `load()` was called
 /// (and not `cancel()`); dropping the model cancels its load. Phase changes run the `hooks` in order, then are
 /// committed together with their transaction, then reach the observers added with `onPhaseChange`, exactly once
-/// each and in order.
+/// each and in order. Progress reaches `progress` at most once a frame (about 60 times a second).
 @MainActor
 @Observable
 public final class ImageModel {
@@ -74,13 +74,11 @@ public final class ImageModel {
         progress = nil
         let loader = self.loader
         let owner = WeakModel(self)
+        let progress = ProgressCoalescer { progress in owner.model?.update(progress, generation: current) }
         let task = Task {
             let result: Result<ImageResponse, ImagoError>
             do {
-                result = .success(
-                    try await loader.image(for: request) { progress in
-                        Task { @MainActor in owner.model?.update(progress, generation: current) }
-                    })
+                result = .success(try await loader.image(for: request) { progress.report($0) })
             } catch {
                 result = .failure(ImagoError.wrapping(error, source: request.sourceString))
             }
