@@ -69,6 +69,19 @@ final class ThreadGate: Sendable {
         #expect(gate.enteredCount == jobs)
     }
 
+    /// A finished job's closure is let go at once: it may hold a whole decoded image (the queue kept dozens).
+    @Test func keepsNothingAJobCapturedOnceItRan() async throws {
+        final class Payload: Sendable {}
+        let executor = WorkExecutor(name: "test.release", threadCount: 1)
+        weak var watched: Payload?
+        for _ in 0..<3 {
+            let payload = Payload()
+            watched = payload
+            try await executor.run { _ = payload }
+        }
+        #expect(watched == nil)
+    }
+
     @Test func aJobCancelledBeforeItStartsNeverRuns() async throws {
         let executor = WorkExecutor(name: "test.cancel", threadCount: 1)
         let gate = ThreadGate()

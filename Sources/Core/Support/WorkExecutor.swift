@@ -23,7 +23,8 @@ public final class WorkExecutor: Sendable {
     private let available = DispatchSemaphore(value: 0)
 
     private struct Queue {
-        var jobs: [@Sendable () -> Void] = []
+        /// Started jobs are set to nil at once: a job's closure holds what it works on (a whole decoded image).
+        var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
         var threads = 0
         var busy = 0
@@ -33,6 +34,7 @@ public final class WorkExecutor: Sendable {
         mutating func pop() -> (@Sendable () -> Void)? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
+            jobs[head] = nil
             head += 1
             if head > 64 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
