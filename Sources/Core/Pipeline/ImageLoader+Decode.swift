@@ -13,10 +13,17 @@ extension ImageLoader {
         if !request.processors.isEmpty {
             try Task.checkCancellation()
             let start = ContinuousClock.now
-            loaded.image = try await decodeLimiter.withSlot(priority: work) {
+            let decoded = loaded.image
+            let processed = try await decodeLimiter.withSlot(priority: work) {
                 try Task.checkCancellation()
-                return try Self.process(loaded.image, with: request.processors, scale: request.scale)
+                return try await WorkExecutor.compute.run {
+                    try Self.process(decoded, with: request.processors, scale: request.scale)
+                }
             }
+            loaded.image = processed
+            // The processed image is what is handed over: it holds the budget from here (the decoded one's
+            // reservation goes when the decode's other users are done with it).
+            loaded.reservation = pixelBudget.reserveNow(bytes: processed.cost)
             loaded.decodeDuration += start.duration(to: .now).seconds
         }
         if request.cachePolicy.contains(.writeMemory) {
@@ -35,21 +42,35 @@ extension ImageLoader {
         // All waiters may have left while the bytes arrived: then the decode is skipped.
         try Task.checkCancellation()
         let start = ContinuousClock.now
-        let image = try await decodeLimiter.withSlot(priority: work) {
-            try Task.checkCancellation()
-            return try decodeImage(fetched.data, for: request)
-        }
-        return LoadedImage(
-            image: image, origin: fetched.origin, attempts: fetched.attempts, fetchDuration: fetched.fetchDuration,
-            decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count)
-    }
-
-    /// Decodes `data` as `request` asks, applying the orientation and the display scale.
-    func decodeImage(_ data: Data, for request: ImageRequest) throws -> DecodedImage {
         var options = request.effectiveDecodeOptions
         // The request's own limits win only when it set some; otherwise the loader's settings apply.
         if options.limits == .default { options.limits = settings.limits }
+        let data = fetched.data
         let decoder = try registry.decoder(for: data, limits: options.limits)
+        // Admitted under the pixel budget before anything is allocated, by the size the header gives (as the
+        // limits are checked); a decoder that cannot tell is charged once its image exists.
+        var reservation: PixelMemoryBudget.Reservation?
+        if let bytes = (decoder as? any DecodedSizeEstimating)?.decodedByteCount(data, options: options) {
+            reservation = try await pixelBudget.reserve(bytes: bytes)
+        }
+        let decodeOptions = options
+        let image = try await decodeLimiter.withSlot(priority: work) {
+            try Task.checkCancellation()
+            return try await WorkExecutor.compute.run {
+                try self.decodeImage(data, decoder: decoder, options: decodeOptions, for: request)
+            }
+        }
+        return LoadedImage(
+            image: image, origin: fetched.origin, attempts: fetched.attempts, fetchDuration: fetched.fetchDuration,
+            decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count,
+            reservation: reservation ?? pixelBudget.reserveNow(bytes: image.cost))
+    }
+
+    /// Decodes `data` with `decoder` as `request` asks, applying the orientation and the display scale; runs on
+    /// the compute executor.
+    func decodeImage(
+        _ data: Data, decoder: any ImageDecoder, options: DecodeOptions, for request: ImageRequest
+    ) throws -> DecodedImage {
         counters.decodes.increment()
         var image = try decoder.decode(checked: data, options: options)
         if request.appliesOrientation, image.orientation != .up {

@@ -6,7 +6,8 @@ import Foundation
 /// Identical requests in flight share one fetch and one decode; requests for the same source with different
 /// processing share the fetch. A caller that cancels gets `cancelled` at once, and the shared work stops when
 /// its last caller is gone. Transport failures are retried by `settings.retry`; fetches and decodes are bounded
-/// by `settings` and started in priority order.
+/// by `settings` and started in priority order. Decoding and processing run on `WorkExecutor.compute`, never on
+/// the cooperative pool, and a decode starts only when its pixels fit in `pixelBudget`.
 public final class ImageLoader: Sendable {
     /// The plugins used.
     public let registry: PluginRegistry
@@ -20,6 +21,9 @@ public final class ImageLoader: Sendable {
     let decodeTasks = TaskCoalescer<DecodeWorkKey, LoadedImage>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
     let counters = LoaderCounters()
+    /// Bytes of decoded pixels between the start of a decode and the hand-over of its image
+    /// (`settings.pixelMemoryBudget`).
+    public let pixelBudget: PixelMemoryBudget
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
@@ -40,6 +44,7 @@ public final class ImageLoader: Sendable {
         self.loadLimiter = WorkLimiter(
             limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost)
         self.decodeLimiter = WorkLimiter(limit: settings.maxConcurrentDecodes)
+        self.pixelBudget = PixelMemoryBudget(capacity: settings.effectivePixelMemoryBudget)
     }
 
     /// Waits `seconds` with `Task.sleep`; throws when cancelled.
@@ -78,6 +83,8 @@ public final class ImageLoader: Sendable {
             ) { work in
                 try await self.loadImage(request, work: work)
             }
+            // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
+            PixelMemoryBudget.keepIfHolding(loaded.reservation)
             return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
         } catch {
             throw ImagoError.wrapping(error, source: request.sourceString)

@@ -145,3 +145,33 @@ public final class PixelMemoryBudget: Sendable {
         deinit { release() }
     }
 }
+
+extension PixelMemoryBudget {
+    /// Runs `body`, keeping the budget of every image a loader hands over inside it until `body` returns: for a
+    /// caller that goes on working with the pixels (encoding and writing them), so decoded-but-unwritten images
+    /// stay within the budget too.
+    public static func holdingHandedOverImages<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        let holder = ReservationHolder()
+        defer { holder.releaseAll() }
+        return try await ReservationHolder.$current.withValue(holder) { try await body() }
+    }
+
+    /// Called by the loader at hand-over: keeps `reservation` when the caller is inside
+    /// `holdingHandedOverImages`.
+    static func keepIfHolding(_ reservation: Reservation?) {
+        if let reservation, let holder = ReservationHolder.current { holder.keep(reservation) }
+    }
+}
+
+/// The reservations kept by `PixelMemoryBudget.holdingHandedOverImages`.
+final class ReservationHolder: Sendable {
+    @TaskLocal static var current: ReservationHolder?
+    private let reservations = Mutex<[PixelMemoryBudget.Reservation]>([])
+
+    func keep(_ reservation: PixelMemoryBudget.Reservation) { reservations.withLock { $0.append(reservation) } }
+
+    func releaseAll() {
+        for reservation in reservations.withLock({ $0 }) { reservation.release() }
+        reservations.withLock { $0 = [] }
+    }
+}
