@@ -35,8 +35,17 @@ struct LoadJob: Sendable {
         do {
             let request = try options.request(for: source)
             let loader = setup.loader
-            let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
-            if let writer, let outputName { try writer.write(response.image, name: outputName) }
+            let writer = self.writer
+            // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
+            // waiting to be encoded stay within the budget whatever --concurrency says.
+            let response = try await PixelMemoryBudget.holdingHandedOverImages {
+                let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
+                if let writer, let outputName {
+                    let image = response.image
+                    try await WorkExecutor.compute.run { try writer.write(image, name: outputName) }
+                }
+                return response
+            }
             return LoadOutcome(
                 source: source, result: .success(response), attempts: response.attempts,
                 milliseconds: Stopwatch.milliseconds(since: start))

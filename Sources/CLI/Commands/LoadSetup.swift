@@ -29,12 +29,23 @@ struct LoadSetup: Sendable {
         if let directory = options.cacheDirectory, configuration.dataCache != nil {
             configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: directory)
         }
+        // A batch gains nothing from more decoded images than the cores can encode: unless the configuration sets
+        // a budget, the tool holds at most 64 MiB of pixels per core (a 12 MP image is 48 MB; a larger one runs
+        // alone), however many loads run at once.
+        if configuration.loader.pixelMemoryBudget == nil {
+            configuration.loader.pixelMemoryBudget = min(
+                PixelMemoryBudget.defaultCapacity,
+                Self.batchBudgetPerCore * ProcessInfo.processInfo.activeProcessorCount)
+        }
         registry = try factories.configured(by: configuration)
         fetches = Counter()
         registry.countTransports(with: fetches)
         loader = ImageLoader(registry: registry, settings: configuration.loader)
         concurrency = configuration.loader.maxConcurrentLoads
     }
+
+    /// The pixel budget per core of `imago load` when the configuration sets none.
+    static let batchBudgetPerCore = 64 << 20
 
     /// The disk cache's spec with its folder set to `directory`.
     static func diskCache(_ spec: PluginSpec?, in directory: String) -> PluginSpec? {
