@@ -26,6 +26,13 @@ let codecDependencies: [Target.Dependency] = [
     "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
 ]
 
+// ICC colour management (issue 13): lcms2, used by the codecs only (Core knows nothing of colour profiles).
+let colorLibraries: [Target] = [
+    .systemLibrary(
+        name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])])
+]
+let colorDependencies: [Target.Dependency] = ["CLCMS2"]
+
 var products: [Product] = [
     .library(name: "Imago", targets: ["Imago"]),
     .library(name: "ImagoCore", targets: ["ImagoCore"]),
@@ -38,10 +45,10 @@ var products: [Product] = [
 ]
 
 var targets: [Target] =
-    cLibraries + [
+    cLibraries + colorLibraries + [
         .target(name: "ImagoCore", path: "Sources/Core"),
         .target(name: "ImagoTransports", dependencies: ["ImagoCore"], path: "Sources/Transports"),
-        .target(name: "ImagoCodecs", dependencies: codecDependencies, path: "Sources/Codecs"),
+        .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
         .target(
             name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
@@ -63,6 +70,34 @@ var targets: [Target] =
         .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
     ]
 
+// AVIF, HEIF/HEIC and JPEG XL (issue 14): three plugin modules, each over its own C library and Core only, so a user
+// who wants fewer C dependencies depends on the ones they need. The umbrella registers all three.
+let newFormats: [(module: String, folder: String, c: String, pkgConfig: String, apt: String)] = [
+    ("ImagoAVIF", "AVIF", "CAVIF", "libavif", "libavif-dev"),
+    ("ImagoHEIF", "HEIF", "CHEIF", "libheif", "libheif-dev"),
+    ("ImagoJXL", "JXL", "CJXL", "libjxl", "libjxl-dev"),
+]
+for format in newFormats {
+    products.append(.library(name: format.module, targets: [format.module]))
+    targets += [
+        .systemLibrary(
+            name: format.c, path: "Sources/CLibraries/\(format.c)", pkgConfig: format.pkgConfig,
+            providers: [.apt([format.apt])]),
+        .target(
+            name: format.module, dependencies: ["ImagoCore", .target(name: format.c)], path: "Sources/\(format.folder)"),
+        .testTarget(
+            name: "\(format.folder)Tests",
+            dependencies: [.target(name: format.module), "ImagoContracts", "ImagoTestSupport"],
+            resources: [.copy("Fixtures")]),
+    ]
+}
+for target in targets where target.name == "Imago" || target.name == "ImagoBenchmarks" {
+    target.dependencies += newFormats.map { .target(name: $0.module) }
+}
+for target in targets where target.name == "ImagoBenchmarks" {
+    target.dependencies += newFormats.map { .target(name: $0.c) }
+}
+
 // libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).
 if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
     // Only the fuzzers whose folder exists, so the package resolves while some are still being written.
@@ -74,6 +109,15 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
         targets.append(
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ImagoCodecs"], path: "Fuzz/\(name)"))
+    }
+    // The new formats' fuzzers (issue 14) link their own module as well.
+    for name in ["AVIF", "HEIF", "JXL"]
+    where FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent(name).path) {
+        products.append(.executable(name: "fuzz-\(name.lowercased())", targets: ["Fuzz\(name)"]))
+        targets.append(
+            .executableTarget(
+                name: "Fuzz\(name)", dependencies: ["FuzzSupport", .target(name: "Imago\(name)")],
+                path: "Fuzz/\(name)"))
     }
 }
 

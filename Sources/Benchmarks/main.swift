@@ -12,9 +12,14 @@ let cases: [() throws -> BenchmarkCase] = [
     GIFDecodeBenchmark.make,
     WebPDecodeBenchmark.make,
     WebPDecodeBenchmark.makeScaled,
+    AVIFDecodeBenchmark.make,
+    HEIFDecodeBenchmark.make,
+    JXLDecodeBenchmark.make,
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
     MemoryCacheBenchmark.make,
+    ICCConversionBenchmark.make,
+    ICCConversionBenchmark.makeThumbnail,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))

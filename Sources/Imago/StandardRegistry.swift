@@ -3,7 +3,7 @@ import Foundation
 /// The built-in plugins, ready to use or to name in a configuration.
 extension PluginRegistry {
     /// A registry with every built-in factory (transports `http`, `file`, `data`; codecs `png`, `jpeg`, `gif`,
-    /// `webp`; caches `memory`, `disk`; processors `resize`, `crop`, `orientation`) and the default plugins built.
+    /// `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`; processors `resize`, `crop`, `orientation`) and the default plugins built.
     public static func standard() -> PluginRegistry {
         let factories = standardFactories()
         // The default configuration only names factories registered just above, so it cannot fail.
@@ -23,7 +23,8 @@ extension PluginRegistry {
     /// The embedded default configuration: every built-in transport and codec, a memory cache and a disk cache.
     public func standardConfiguration() -> ImagoConfiguration {
         defaultConfiguration(
-            transports: ["http", "file", "data"], codecs: ["png", "jpeg", "gif", "webp"], imageCache: "memory",
+            transports: ["http", "file", "data"], codecs: ["png", "jpeg", "gif", "webp", "avif", "heic", "jxl"],
+            imageCache: "memory",
             dataCache: "disk")
     }
 }

@@ -9,7 +9,7 @@ import Testing
         let transports = (json?["transports"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         let codecs = (json?["codecs"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(transports == ["http", "file", "data"])
-        #expect(codecs == ["png", "jpeg", "gif", "webp"])
+        #expect(codecs == ["png", "jpeg", "gif", "webp", "avif", "heic", "jxl"])
         #expect((json?["dataCache"] as? [String: Any])?["name"] as? String == "disk")
         #expect((json?["imageCache"] as? [String: Any])?["name"] as? String == "memory")
         #expect(json?["loader"] is [String: Any])

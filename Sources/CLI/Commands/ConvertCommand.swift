@@ -5,21 +5,23 @@ import Imago
 enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
-        synopsis: "SRC -o DEST [--format png|jpeg|webp|gif] [--quality Q] [--lossless] "
-            + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation]",
+        synopsis: "SRC -o DEST [--format \(OutputFormatNames.summary)] [--quality Q] [--lossless] "
+            + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
+            + "[--keep-profile]",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
             .option("output", "DEST", short: "o", "where to write (written atomically)"),
-            .option("format", "F", "output format: png, jpeg, webp or gif (default: from DEST's extension)"),
+            .option("format", "F", "output format: \(OutputFormatNames.summary) (default: from DEST's extension)"),
             .option("quality", "Q", "quality 0-100 for lossy formats (default 85)"),
-            .toggle("lossless", "lossless WebP"),
+            .toggle("lossless", "lossless WebP, AVIF, JPEG XL or HEIC (HEIC within 1 per channel)"),
             .option("max-size", "N", "shrink to fit within NxN (never enlarges)"),
             .option("resize", "WxH", "scale to WxH (see --mode)"),
             .option("mode", "fit|fill", "with --resize: fit inside (default) or fill and crop"),
             .option("frame", "N", "write only frame N (0-based), fully composited"),
             .toggle("all-frames", "keep every frame when the output format can hold an animation"),
             .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
+            .toggle("keep-profile", "keep an RGB source's pixels and embed its ICC profile (default: convert to sRGB)"),
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
@@ -42,7 +44,10 @@ enum ConvertCommand: Command {
         let reader = SourceReader(registry: registry)
         let data: Data
         do {
-            var image = try await reader.image(source)
+            let keepProfile = arguments.has("keep-profile")
+            // The profile is kept through the resize either way: without --keep-profile the pixels are converted
+            // to sRGB after it, which converts fewer pixels when shrinking (grey and CMYK are converted at decode).
+            var image = try await reader.image(source, options: DecodeOptions(colorProfiles: .keep))
             if let frame {
                 image = try image.frame(frame)
             } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
@@ -57,6 +62,7 @@ enum ConvertCommand: Command {
                     upscale: true
                 ).process(image)
             }
+            if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
             data = try encoder.encode(image, options: options)
@@ -75,12 +81,13 @@ enum ConvertCommand: Command {
 
     /// `--format`, else the format DEST's extension names.
     static func outputFormat(_ arguments: ParsedArguments, destination: String) throws(UsageError) -> ImageFormat {
-        if let name = try arguments.choice("format", ["png", "jpeg", "jpg", "webp", "gif"]) {
-            return name == "jpg" ? .jpeg : ImageFormat(name)
+        if let name = try arguments.choice("format", OutputFormatNames.choices) {
+            return OutputFormatNames.format(name) ?? ImageFormat(name)
         }
         let pathExtension = URL(fileURLWithPath: destination).pathExtension
-        guard let format = ImageFormat(fileExtension: pathExtension), [.png, .jpeg, .webp, .gif].contains(format) else {
-            throw UsageError("cannot tell the format from \"\(destination)\": give --format png|jpeg|webp|gif")
+        guard let format = OutputFormatNames.format(pathExtension) else {
+            throw UsageError(
+                "cannot tell the format from \"\(destination)\": give --format \(OutputFormatNames.summary)")
         }
         return format
     }
