@@ -38,8 +38,15 @@ struct LoadJob: Sendable {
             let writer = self.writer
             // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
             // waiting to be encoded stay within the budget whatever --concurrency says.
+            // Files wait for room among the encoded bytes in flight first, so a high --concurrency does not read
+            // every file while the decodes wait for memory.
+            let url = request.url
+            let size = await WorkExecutor.io.runToCompletion { Self.fileSize(of: url) }
+            let input = try await setup.inputBudget.reserve(bytes: size)
+            defer { input.release() }
             let response = try await PixelMemoryBudget.holdingHandedOverImages {
                 let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
+                input.release()  // decoded: the file's bytes are gone
                 if let writer, let outputName {
                     let image = response.image
                     try await WorkExecutor.compute.run { try writer.write(image, name: outputName) }
@@ -64,6 +71,13 @@ struct LoadJob: Sendable {
             return LoadOutcome(source: first.source, result: first.result, attempts: 0, milliseconds: 0)
         }
         return await run(first.source, outputName: nil)
+    }
+
+    /// The size of a local file source (0 for other sources, whose size is not known before the fetch).
+    static func fileSize(of url: URL) -> Int {
+        guard url.isFileURL, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
+        else { return 0 }
+        return size
     }
 
     /// Runs `body`, throwing `timedOut` when it takes longer than `seconds` (and cancelling it).

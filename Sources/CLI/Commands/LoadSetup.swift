@@ -9,6 +9,8 @@ struct LoadSetup: Sendable {
     let fetches: Counter
     /// How many loads the command runs at once.
     let concurrency: Int
+    /// Encoded bytes of local files being loaded at once (their size, before they are read).
+    let inputBudget = PixelMemoryBudget(capacity: LoadSetup.inputBytesInFlight)
 
     init(_ options: LoadOptions) throws {
         let factories = PluginRegistry.standardFactories()
@@ -46,6 +48,8 @@ struct LoadSetup: Sendable {
 
     /// The pixel budget per core of `imago load` when the configuration sets none.
     static let batchBudgetPerCore = 64 << 20
+    /// The most bytes of local files read and not yet decoded (a larger file is read alone).
+    static let inputBytesInFlight = 16 << 20
 
     /// The disk cache's spec with its folder set to `directory`.
     static func diskCache(_ spec: PluginSpec?, in directory: String) -> PluginSpec? {
