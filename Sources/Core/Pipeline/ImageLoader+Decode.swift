@@ -63,7 +63,7 @@ extension ImageLoader {
         return LoadedImage(
             image: image, origin: fetched.origin, attempts: fetched.attempts, fetchDuration: fetched.fetchDuration,
             decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count,
-            reservation: reservation ?? pixelBudget.reserveNow(bytes: image.cost))
+            reservation: reservation ?? pixelBudget.reserveNow(bytes: image.cost), pendingStore: fetched.pendingStore)
     }
 
     /// Decodes `data` with `decoder` as `request` asks, applying the orientation and the display scale; runs on

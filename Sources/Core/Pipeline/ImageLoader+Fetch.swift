@@ -46,13 +46,17 @@ extension ImageLoader {
             return FetchedBytes(
                 data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
         }
+        var pendingStore: Task<Void, Never>?
         if writes, let dataCache, let metadata = CacheMetadata(response: fetched.metadata) {
-            // A cache that cannot write must not fail the load.
-            try? await dataCache.store(
-                DataCacheEntry(data: fetched.data, metadata: metadata), for: request.dataCacheKey)
+            // Written while the bytes are decoded: the fetch does not wait for it (the caller's response does). A
+            // cache that cannot write must not fail the load.
+            let entry = DataCacheEntry(data: fetched.data, metadata: metadata)
+            let key = request.dataCacheKey
+            pendingStore = Task { try? await dataCache.store(entry, for: key) }
         }
         return FetchedBytes(
-            data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+            data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+            pendingStore: pendingStore)
     }
 
     /// Fetches with `settings.retry`: retryable failures are tried again after a backoff (or the server's

@@ -83,6 +83,8 @@ public final class ImageLoader: Sendable {
             ) { work in
                 try await self.loadImage(request, work: work)
             }
+            // The disk-cache write ran beside the decode; once the caller has its image, the entry is there.
+            await loaded.pendingStore?.value
             // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
             PixelMemoryBudget.keepIfHolding(loaded.reservation)
             return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)

@@ -6,6 +6,8 @@ struct FetchedBytes: Sendable {
     var origin: ImageOrigin
     var attempts: Int
     var fetchDuration: Double
+    /// The disk-cache write of these bytes, running while they are decoded; the caller's response waits for it.
+    var pendingStore: Task<Void, Never>? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -18,6 +20,8 @@ struct LoadedImage: Sendable {
     var byteCount: Int
     /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
     var reservation: PixelMemoryBudget.Reservation?
+    /// The disk-cache write of the source's bytes, if one is still running.
+    var pendingStore: Task<Void, Never>? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
