@@ -22,6 +22,13 @@ let cLibraries: [Target] = [
     .target(name: "CImagoShim", dependencies: ["CPNG", "CJPEG"], path: "Sources/CLibraries/CImagoShim"),
 ]
 
+// libcurl for the HTTP(S) transport `CurlTransport` (issue 17): typed wrappers of its variadic calls in shim.h.
+let curlLibrary: [Target] = [
+    .systemLibrary(
+        name: "CCurl", path: "Sources/CLibraries/CCurl", pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"])])
+]
+
 let codecDependencies: [Target.Dependency] = [
     "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
 ]
@@ -45,9 +52,9 @@ var products: [Product] = [
 ]
 
 var targets: [Target] =
-    cLibraries + colorLibraries + [
+    cLibraries + colorLibraries + curlLibrary + [
         .target(name: "ImagoCore", path: "Sources/Core"),
-        .target(name: "ImagoTransports", dependencies: ["ImagoCore"], path: "Sources/Transports"),
+        .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
         .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
         .target(

@@ -22,6 +22,12 @@ let cases: [() throws -> BenchmarkCase] = [
     ICCConversionBenchmark.makeThumbnail,
 ]
 
+// `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
+if CommandLine.arguments.dropFirst().first == "transports" {
+    try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 var results: [BenchmarkResult] = []
 print(

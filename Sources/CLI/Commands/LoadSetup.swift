@@ -5,8 +5,10 @@ import Imago
 struct LoadSetup: Sendable {
     let loader: ImageLoader
     let registry: PluginRegistry
-    /// Transport fetches by URL, so a failed source can say how many attempts it made.
-    let fetches: Counter
+    /// Sees the caches' failures, to warn about them once.
+    let cacheFailures = CacheFailureWatch()
+    /// The processors of `--preset`, before `--max-size`'s resize.
+    let preset: [any ImageProcessor]
     /// How many loads the command runs at once.
     let concurrency: Int
     /// Encoded bytes of local files being loaded at once (their size, before they are read).
@@ -40,10 +42,10 @@ struct LoadSetup: Sendable {
                 Self.batchBudgetPerCore * ProcessInfo.processInfo.activeProcessorCount)
         }
         registry = try factories.configured(by: configuration)
-        fetches = Counter()
-        registry.countTransports(with: fetches)
-        loader = ImageLoader(registry: registry, settings: configuration.loader)
+        loader = ImageLoader(registry: registry, settings: configuration.loader, eventListeners: [cacheFailures])
         concurrency = configuration.loader.maxConcurrentLoads
+        let loader = self.loader
+        preset = try options.preset.map { try loader.processors(named: $0) } ?? []
     }
 
     /// The pixel budget per core of `imago load` when the configuration sets none.

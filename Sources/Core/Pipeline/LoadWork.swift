@@ -6,8 +6,6 @@ struct FetchedBytes: Sendable {
     var origin: ImageOrigin
     var attempts: Int
     var fetchDuration: Double
-    /// The disk-cache write of these bytes, running while they are decoded; the caller's response waits for it.
-    var pendingStore: Task<Void, Never>? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -20,8 +18,6 @@ struct LoadedImage: Sendable {
     var byteCount: Int
     /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
     var reservation: PixelMemoryBudget.Reservation?
-    /// The disk-cache write of the source's bytes, if one is still running.
-    var pendingStore: Task<Void, Never>? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
@@ -32,16 +28,18 @@ struct LoadedImage: Sendable {
     }
 }
 
-/// Requests that share a fetch: same source, same headers, same use of the disk cache.
+/// Requests that share a fetch: same source, same headers, same cache key, same use of the disk cache.
 struct FetchWorkKey: Hashable, Sendable {
     var source: String
     var headers: [String: String]
+    var cacheKey: String?
     var readsDisk: Bool
     var writesDisk: Bool
 
     init(_ request: ImageRequest) {
         source = request.sourceString
         headers = request.headers
+        cacheKey = request.cacheKey
         readsDisk = request.cachePolicy.contains(.readDisk)
         writesDisk = request.cachePolicy.contains(.writeDisk)
     }
@@ -76,16 +74,12 @@ struct ImageWorkKey: Hashable, Sendable {
 }
 
 extension ImageRequest {
-    /// The decode options used: the request's, plus a target size taken from a leading `ResizeProcessor` when the
-    /// request gives none, so JPEG and WebP can decode at a reduced scale before the resize.
-    ///
-    /// The derived target is a square of the resize's larger side under `fill`: the reduced image then covers
-    /// the resize whatever the EXIF orientation turns out to be, so the result is as sharp as without it.
+    /// The decode options used: the request's, plus the target size its processors ask for when the request gives
+    /// none, so JPEG and WebP can decode at a reduced scale (see `SizeAwareProcessor`).
     var effectiveDecodeOptions: DecodeOptions {
         var options = decodeOptions
-        if options.targetSize == nil, let resize = processors.first as? ResizeProcessor {
-            let side = Swift.max(resize.size.width, resize.size.height)
-            options.targetSize = PixelSize(width: side, height: side)
+        if options.targetSize == nil, let target = DecodeSizeNeed.target(of: processors) {
+            options.targetSize = target
             options.contentMode = .fill
         }
         return options

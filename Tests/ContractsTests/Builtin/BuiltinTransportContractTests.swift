@@ -31,11 +31,16 @@ import Testing
         #expect(report.passed, "\(report)")
     }
 
-    @Test func httpTransportKeepsTheTransportContract() async throws {
+    /// Both HTTP(S) transports: libcurl's (the default on Linux) and URLSession's.
+    @Test(arguments: ["curl", "urlsession"])
+    func httpTransportKeepsTheTransportContract(name: String) async throws {
         let server = try LocalHTTPServer()
         defer { server.stop() }
+        let transport: any ImageTransport = name == "curl" ? CurlTransport() : HTTPTransport()
+        // The server counts what it sends, so the contract also sees the transport stop reading once cancelled.
         let contract = ImageTransportContract(
-            transport: HTTPTransport(), serve: { try server.serve($0) }, missingSource: server.missingURL)
+            transport: transport, serve: { try server.serve($0) }, missingSource: server.missingURL,
+            producedBytes: { await server.bytesSent(for: $0) })
         let report = await contract.run()
         #expect(report.passed, "\(report)")
     }
