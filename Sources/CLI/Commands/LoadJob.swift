@@ -36,16 +36,22 @@ struct LoadJob: Sendable {
             let request = try options.request(for: source, preset: setup.preset)
             let loader = setup.loader
             let writer = self.writer
-            // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
-            // waiting to be encoded stay within the budget whatever --concurrency says.
+            let previews = options.previews ? PreviewPrinter(source: source, start: start) : nil
+            defer { previews?.stop() }
             // Files wait for room among the encoded bytes in flight first, so a high --concurrency does not read
             // every file while the decodes wait for memory.
             let url = request.url
             let size = await WorkExecutor.io.runToCompletion { Self.fileSize(of: url) }
             let input = try await setup.inputBudget.reserve(bytes: size)
             defer { input.release() }
+            // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
+            // waiting to be encoded stay within the budget whatever --concurrency says.
             let response = try await PixelMemoryBudget.holdingHandedOverImages {
-                let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
+                let response = try await Self.withDeadline(options.timeout) {
+                    guard let previews else { return try await loader.image(for: request) }
+                    return try await loader.image(for: request, previews: PreviewPolicy()) { previews.print($0) }
+                }
+                previews?.stop()
                 input.release()  // decoded: the file's bytes are gone
                 if let writer, let outputName {
                     let image = response.image

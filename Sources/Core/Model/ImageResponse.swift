@@ -42,6 +42,9 @@ public struct ImageResponse: Sendable {
     public var attempts: Int
     /// Timing and size.
     public var metrics: LoadMetrics
+    /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
+    /// from the bytes so far, processed as the final image will be, never cached.
+    public var isPreview = false
 
     /// Creates a response.
     public init(image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics) {

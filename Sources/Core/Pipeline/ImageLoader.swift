@@ -30,11 +30,14 @@ public final class ImageLoader: Sendable {
     /// Bytes of decoded pixels between the start of a decode and the hand-over of its image
     /// (`settings.pixelMemoryBudget`).
     public let pixelBudget: PixelMemoryBudget
-    private let loadIDs = Atomic<UInt64>(0)
+    let loadIDs = Atomic<UInt64>(0)
     /// The queue of fetches (for tests and diagnostics).
     var loadLimiter: WorkLimiter { fetchStage.limiter }
     /// The queue of decodes and processing (for tests and diagnostics).
     var decodeLimiter: WorkLimiter { decodeStage.limiter }
+    /// Progressive previews: chunk taps on fetches, and the callers waiting for previews (ImageLoader+Previews).
+    let chunkTaps = ChunkTaps()
+    let previewHub = PreviewHub()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
