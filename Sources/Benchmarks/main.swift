@@ -7,6 +7,7 @@ import Foundation
 let cases: [() throws -> BenchmarkCase] = [
     JPEGDecodeBenchmark.make,
     JPEGScaledDecodeBenchmark.make,
+    ThumbnailBatchBenchmark.make,
     PNGDecodeBenchmark.make,
     GIFDecodeBenchmark.make,
     WebPDecodeBenchmark.make,

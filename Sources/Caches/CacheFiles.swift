@@ -110,7 +110,12 @@ struct CacheFiles: Sendable {
     func attributes(_ path: String) -> (size: Int, modified: Date)? {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        let modified = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         return (Int(info.st_size), Date(timeIntervalSince1970: modified))
     }
 

@@ -21,6 +21,8 @@ import Testing
         for key in keys { try await cache.store(Generated.entry(key, generation: 0, size: 1000), for: key) }
         #expect(await cache.entry(for: "a") != nil, "reading marks a used")
         try await cache.store(Generated.entry("k", generation: 0, size: 1000), for: "k")
+        // Eviction runs in the background, started by the write that went over.
+        await cache.waitForMaintenance()
         let kept = Set(folder.entryNames)
         #expect(!kept.contains(DiskDataCache.fileName(for: "b")))
         #expect(!kept.contains(DiskDataCache.fileName(for: "c")))
@@ -44,11 +46,29 @@ import Testing
             if step % 3 == 0, let entry = await cache.entry(for: CacheKey("k\((step * 11) % 90)")) {
                 #expect(Generated.isExact(entry, for: CacheKey("k\((step * 11) % 90)")))
             }
+            await cache.waitForMaintenance()
             largest = max(largest, folder.entryBytes)
         }
         #expect(largest <= limit)
         let stats = await cache.stats()
         #expect(stats.evictions > 0)
+        #expect(stats.bytes == folder.entryBytes)
+    }
+
+    /// The first use scans the folder in the background (a write does not wait for it), and the scan still
+    /// counts what other runs left together with what this one wrote meanwhile.
+    @Test func theBackgroundFirstScanCountsWhatOtherRunsLeft() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let writer = DiskDataCache(configuration: .init(directory: folder.url))
+        for index in 0..<20 {
+            try await writer.store(DataCacheEntry(data: Data([UInt8(index)])), for: CacheKey("old\(index)"))
+        }
+        let cache = DiskDataCache(configuration: .init(directory: folder.url))
+        try await cache.store(DataCacheEntry(data: Data([1])), for: "new")
+        await cache.waitForMaintenance()
+        let stats = await cache.stats()
+        #expect(stats.entries == 21)
         #expect(stats.bytes == folder.entryBytes)
     }
 

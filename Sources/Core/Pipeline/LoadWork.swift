@@ -16,6 +16,8 @@ struct LoadedImage: Sendable {
     var fetchDuration: Double
     var decodeDuration: Double
     var byteCount: Int
+    /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
+    var reservation: PixelMemoryBudget.Reservation?
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
