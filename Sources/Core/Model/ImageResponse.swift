@@ -4,7 +4,8 @@ import Foundation
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// The memory cache of decoded images (no decoding was done).
     case memory
-    /// The disk cache of encoded bytes.
+    /// The data cache of encoded bytes (a disk folder, Redis, or a tier of them: `ImageResponse.cacheLayer` says
+    /// which layer answered).
     case disk
     /// A transport: the network, a file or a `data:` URI.
     case network
@@ -42,13 +43,19 @@ public struct ImageResponse: Sendable {
     public var attempts: Int
     /// Timing and size.
     public var metrics: LoadMetrics
+    /// For origin `disk`, the data cache layer that answered (`disk`, `redis`) when the cache named it.
+    public var cacheLayer: String?
 
     /// Creates a response.
-    public init(image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics) {
+    public init(
+        image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics,
+        cacheLayer: String? = nil
+    ) {
         self.image = image
         self.request = request
         self.origin = origin
         self.attempts = attempts
         self.metrics = metrics
+        self.cacheLayer = cacheLayer
     }
 }

@@ -41,7 +41,8 @@ extension ImageLoader {
         }
         return LoadedImage(
             image: image, origin: fetched.origin, attempts: fetched.attempts, fetchDuration: fetched.fetchDuration,
-            decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count)
+            decodeDuration: start.duration(to: .now).seconds, byteCount: fetched.data.count,
+            cacheLayer: fetched.cacheLayer)
     }
 
     /// Decodes `data` as `request` asks, applying the orientation and the display scale.

@@ -14,7 +14,8 @@ extension ImageLoader {
                 let count = Int64(entry.data.count)
                 work.report(FetchProgress(received: count, expected: count))
                 return FetchedBytes(
-                    data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds)
+                    data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
+                    cacheLayer: entry.layer)
             }
             if entry.metadata.canRevalidate { stale = entry }
         }
@@ -44,7 +45,8 @@ extension ImageLoader {
             let count = Int64(stale.data.count)
             work.report(FetchProgress(received: count, expected: count))
             return FetchedBytes(
-                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+                cacheLayer: stale.layer)
         }
         if writes, let dataCache, let metadata = CacheMetadata(response: fetched.metadata) {
             // A cache that cannot write must not fail the load.

@@ -1,0 +1,124 @@
+import CHiredis
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why a Redis call failed: the server could not be reached, did not answer in time, refused the login, or
+/// answered with an error.
+struct RedisFailure: Error, Sendable, Equatable {
+    /// What happened, for the reported error.
+    var message: String
+
+    static func timedOut(after seconds: Double) -> RedisFailure {
+        RedisFailure(message: "no answer within \(seconds) s")
+    }
+}
+
+/// One blocking hiredis connection. Not thread-safe: each belongs to one worker thread of a `RedisWorkers`, and is
+/// thrown away after any failure (hiredis leaves a context that failed or timed out unusable).
+final class RedisConnection {
+    private let context: UnsafeMutablePointer<redisContext>
+
+    /// Connects to `endpoint`, logs in and selects the database, each step bounded by `timeout` seconds.
+    init(_ endpoint: RedisEndpoint, timeout: Double) throws(RedisFailure) {
+        let interval = Self.interval(timeout)
+        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
+            throw RedisFailure(message: "cannot allocate a connection to \(endpoint)")
+        }
+        self.context = context
+        if context.pointee.err != 0 {
+            let reason = Self.errorText(context)
+            redisFree(context)
+            throw RedisFailure(message: "cannot connect to \(endpoint): \(reason)")
+        }
+        guard redisSetTimeout(context, interval) == REDIS_OK else {
+            redisFree(context)
+            throw RedisFailure(message: "cannot set the timeout of the connection to \(endpoint)")
+        }
+        // From here `deinit` frees the context.
+        if let password = endpoint.password {
+            let login = [endpoint.user, password].compactMap { $0 }.map { Data($0.utf8) }
+            if case .error(let reason) = try command([Data("AUTH".utf8)] + login) {
+                throw RedisFailure(message: "\(endpoint) refused the login: \(reason)")
+            }
+        }
+        if endpoint.database != 0,
+            case .error(let reason) = try command([Data("SELECT".utf8), Data(String(endpoint.database).utf8)])
+        {
+            throw RedisFailure(message: "\(endpoint) refused SELECT \(endpoint.database): \(reason)")
+        }
+    }
+
+    deinit { redisFree(context) }
+
+    /// Sends one command (binary-safe arguments) and waits for its reply.
+    func command(_ arguments: [Data]) throws(RedisFailure) -> RedisReply {
+        let raw = Self.withArgv(arguments) { count, argv, lengths in
+            redisCommandArgv(context, count, argv, lengths)
+        }
+        guard let raw else { throw RedisFailure(message: Self.errorText(context)) }
+        defer { freeReplyObject(raw) }
+        return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// Sends several commands at once and reads their replies, in order.
+    func pipeline(_ commands: [[Data]]) throws(RedisFailure) -> [RedisReply] {
+        for arguments in commands {
+            let status = Self.withArgv(arguments) { count, argv, lengths in
+                redisAppendCommandArgv(context, count, argv, lengths)
+            }
+            guard status == REDIS_OK else { throw RedisFailure(message: Self.errorText(context)) }
+        }
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
+                throw RedisFailure(message: Self.errorText(context))
+            }
+            replies.append(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
+            freeReplyObject(raw)
+        }
+        return replies
+    }
+
+    /// Calls `body` with hiredis's `argc`, `argv` and `argvlen` for `arguments`, which may hold any bytes.
+    private static func withArgv<Result>(
+        _ arguments: [Data],
+        _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> Result
+    ) -> Result {
+        var buffer = [UInt8]()
+        buffer.reserveCapacity(arguments.reduce(1) { $0 + $1.count })
+        var offsets: [Int] = []
+        for argument in arguments {
+            offsets.append(buffer.count)
+            buffer.append(contentsOf: argument)
+        }
+        buffer.append(0)  // never an empty buffer, so there is always a base address
+        let lengths = arguments.map(\.count)
+        return buffer.withUnsafeBytes { bytes in
+            let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
+            var pointers: [UnsafePointer<CChar>?] = offsets.map { UnsafePointer(base + $0) }
+            return pointers.withUnsafeMutableBufferPointer { argv in
+                lengths.withUnsafeBufferPointer { body(Int32(arguments.count), argv.baseAddress!, $0.baseAddress!) }
+            }
+        }
+    }
+
+    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
+        let text = withUnsafeBytes(of: &context.pointee.errstr) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        // A socket timeout shows as EAGAIN.
+        if text == "Resource temporarily unavailable" { return "no answer in time" }
+        return text.isEmpty ? "connection failed" : text
+    }
+
+    private static func interval(_ seconds: Double) -> timeval {
+        let clamped = max(0.001, seconds)
+        let whole = clamped.rounded(.down)
+        return timeval(tv_sec: Int(whole), tv_usec: Int((clamped - whole) * 1_000_000))
+    }
+}
