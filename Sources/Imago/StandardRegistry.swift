@@ -3,7 +3,8 @@ import Foundation
 /// The built-in plugins, ready to use or to name in a configuration.
 extension PluginRegistry {
     /// A registry with every built-in factory (transports `http`, `file`, `data`; codecs `png`, `jpeg`, `gif`,
-    /// `webp`; caches `memory`, `disk`; processors `resize`, `crop`, `orientation`) and the default plugins built.
+    /// `webp`; caches `memory`, `disk`, `redis`, `tiered`; processors `resize`, `crop`, `orientation`) and the
+    /// default plugins built.
     public static func standard() -> PluginRegistry {
         let factories = standardFactories()
         // The default configuration only names factories registered just above, so it cannot fail.
@@ -16,6 +17,7 @@ extension PluginRegistry {
         registry.registerStandardTransportFactories()
         registry.registerStandardCodecFactories()
         registry.registerStandardCacheFactories()
+        registry.registerSharedCacheFactories()
         registry.registerStandardProcessorFactories()
         return registry
     }

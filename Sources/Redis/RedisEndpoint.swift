@@ -25,7 +25,7 @@ public struct RedisEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Parses `redis://[[user]:password@]host[:port][/db]`; throws `invalidConfiguration` naming `path`.
     public init(url text: String, path: String = "url") throws {
         func fail(_ reason: String) -> ImagoError {
-            ImagoError(.invalidConfiguration, "\(path): \(reason) (expected redis://[:password@]host:port/db)")
+            ConfigReader.error(path, "\(reason) (expected redis://[:password@]host:port/db)")
         }
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "redis" else {
             throw fail("not a redis:// URL")

@@ -47,10 +47,12 @@ enum LoadCommand: Command {
                 "imago load: interrupted; " + summary.line(total: options.sources.count, interrupted: true))
             return .interrupted
         }
-        if let cache = setup.registry.dataCache as? DiskDataCache, let error = cache.lastError {
-            // The cache stepped aside (a file where its folder should be, a full disk): say so once, or nothing
-            // tells the user that no run will ever be served from it.
-            Console.printError("imago load: warning: \(error)")
+        if let cache = setup.registry.dataCache {
+            // A layer stepped aside (a file where the disk folder should be, a full disk, Redis down or refusing
+            // the login): say so once per layer, or nothing tells the user why loads went to the network.
+            for error in DataCacheLayers.reportedErrors(of: cache) {
+                Console.printError("imago load: warning: \(error)")
+            }
         }
         let line = summary.line(total: options.sources.count, interrupted: false)
         if !options.json {
