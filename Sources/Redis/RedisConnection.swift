@@ -10,6 +10,8 @@ import Foundation
 struct RedisFailure: Error, Sendable, Equatable {
     /// What happened, for the reported error.
     var message: String
+    /// Whether the connection was closed under the call (the server restarted, say): worth one try on a new one.
+    var connectionLost = false
 
     static func timedOut(after seconds: Double) -> RedisFailure {
         RedisFailure(message: "no answer within \(seconds) s")
@@ -23,20 +25,7 @@ final class RedisConnection {
 
     /// Connects to `endpoint`, logs in and selects the database, each step bounded by `timeout` seconds.
     init(_ endpoint: RedisEndpoint, timeout: Double) throws(RedisFailure) {
-        let interval = Self.interval(timeout)
-        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
-            throw RedisFailure(message: "cannot allocate a connection to \(endpoint)")
-        }
-        self.context = context
-        if context.pointee.err != 0 {
-            let reason = Self.errorText(context)
-            redisFree(context)
-            throw RedisFailure(message: "cannot connect to \(endpoint): \(reason)")
-        }
-        guard redisSetTimeout(context, interval) == REDIS_OK else {
-            redisFree(context)
-            throw RedisFailure(message: "cannot set the timeout of the connection to \(endpoint)")
-        }
+        context = try Self.connect(endpoint, timeout: timeout)
         // From here `deinit` frees the context.
         if let password = endpoint.password {
             let login = [endpoint.user, password].compactMap { $0 }.map { Data($0.utf8) }
@@ -53,12 +42,33 @@ final class RedisConnection {
 
     deinit { redisFree(context) }
 
+    /// A connected context with its command timeout set; freed here if that fails (a class whose stored
+    /// properties are all set runs `deinit` when its initializer throws, so `init` must not free it too).
+    private static func connect(
+        _ endpoint: RedisEndpoint, timeout: Double
+    ) throws(RedisFailure) -> UnsafeMutablePointer<redisContext> {
+        let interval = Self.interval(timeout)
+        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
+            throw RedisFailure(message: "cannot allocate a connection to \(endpoint)")
+        }
+        if context.pointee.err != 0 {
+            let reason = Self.errorText(context)
+            redisFree(context)
+            throw RedisFailure(message: "cannot connect to \(endpoint): \(reason)")
+        }
+        guard redisSetTimeout(context, interval) == REDIS_OK else {
+            redisFree(context)
+            throw RedisFailure(message: "cannot set the timeout of the connection to \(endpoint)")
+        }
+        return context
+    }
+
     /// Sends one command (binary-safe arguments) and waits for its reply.
     func command(_ arguments: [Data]) throws(RedisFailure) -> RedisReply {
         let raw = Self.withArgv(arguments) { count, argv, lengths in
             redisCommandArgv(context, count, argv, lengths)
         }
-        guard let raw else { throw RedisFailure(message: Self.errorText(context)) }
+        guard let raw else { throw Self.failure(context) }
         defer { freeReplyObject(raw) }
         return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
     }
@@ -69,15 +79,13 @@ final class RedisConnection {
             let status = Self.withArgv(arguments) { count, argv, lengths in
                 redisAppendCommandArgv(context, count, argv, lengths)
             }
-            guard status == REDIS_OK else { throw RedisFailure(message: Self.errorText(context)) }
+            guard status == REDIS_OK else { throw Self.failure(context) }
         }
         var replies: [RedisReply] = []
         replies.reserveCapacity(commands.count)
         for _ in commands {
             var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
-                throw RedisFailure(message: Self.errorText(context))
-            }
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw Self.failure(context) }
             replies.append(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
             freeReplyObject(raw)
         }
@@ -107,12 +115,21 @@ final class RedisConnection {
         }
     }
 
+    /// The failure a broken context shows: a timeout, or a lost connection (end of file, reset).
+    private static func failure(_ context: UnsafeMutablePointer<redisContext>) -> RedisFailure {
+        let text = errorText(context)
+        let lost = context.pointee.err == REDIS_ERR_EOF || (context.pointee.err == REDIS_ERR_IO && text != timeoutText)
+        return RedisFailure(message: text, connectionLost: lost)
+    }
+
+    private static let timeoutText = "no answer in time"
+
     private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
         let text = withUnsafeBytes(of: &context.pointee.errstr) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         // A socket timeout shows as EAGAIN.
-        if text == "Resource temporarily unavailable" { return "no answer in time" }
+        if text == "Resource temporarily unavailable" { return timeoutText }
         return text.isEmpty ? "connection failed" : text
     }
 

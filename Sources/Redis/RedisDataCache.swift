@@ -136,12 +136,15 @@ public final class RedisDataCache: DataCache {
     func call(
         deadline: Double? = nil, _ body: @escaping @Sendable (RedisSession) throws(RedisFailure) -> RedisReply
     ) async -> Result<RedisReply, RedisFailure> {
+        // A call that began before a failure must not clear it by succeeding late.
+        let failuresBefore = state.withLock { $0.stats.failures }
         let result = await workers.run(deadline: deadline ?? configuration.timeout, body)
         switch result {
         case .success(.error(let reason)) where !reason.hasPrefix("WRONGTYPE"):
             recordFailure(RedisFailure(message: reason))
         case .success:
             state.withLock { state in
+                guard state.stats.failures == failuresBefore else { return }
                 state.failedUntil = nil
                 state.lastError = nil
                 state.errorReported = false

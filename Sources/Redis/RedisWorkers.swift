@@ -10,14 +10,16 @@ import Synchronization
 /// gives up at its socket timeout and drops its connection), and a call still queued is skipped.
 final class RedisWorkers: Sendable {
     private let queue: JobQueue
+    /// Bumped by a failure, so every worker drops its connection (see `RedisSession`).
+    private let generation = SharedGeneration()
     private static let timers = DispatchQueue(label: "imago.redis.deadlines")
 
     /// Starts `count` threads that connect to `endpoint` when first needed, with `timeout` for each step.
     init(count: Int, endpoint: RedisEndpoint, timeout: Double) {
         queue = JobQueue()
         for index in 0..<max(1, count) {
-            let thread = Thread { [queue] in
-                let session = RedisSession(endpoint: endpoint, timeout: timeout)
+            let thread = Thread { [queue, generation] in
+                let session = RedisSession(endpoint: endpoint, timeout: timeout, generation: generation)
                 while let job = queue.next() { job(session) }
             }
             thread.name = "imago.redis.\(index)"
@@ -51,14 +53,20 @@ final class RedisWorkers: Sendable {
 }
 
 /// A worker thread's connection, opened when first needed and dropped after a failure.
+///
+/// A failure on one connection makes every worker drop its own before its next call (they share `generation`),
+/// since the others most likely point at the same dead or restarted server. A call whose reused connection turns
+/// out to be closed (a restart between two calls) is tried once more on a new connection.
 final class RedisSession {
     private let endpoint: RedisEndpoint
     private let timeout: Double
-    private var connection: RedisConnection?
+    private let generation: SharedGeneration
+    private var connection: (RedisConnection, generation: Int)?
 
-    init(endpoint: RedisEndpoint, timeout: Double) {
+    init(endpoint: RedisEndpoint, timeout: Double, generation: SharedGeneration) {
         self.endpoint = endpoint
         self.timeout = timeout
+        self.generation = generation
     }
 
     /// Sends one command, connecting first if needed.
@@ -74,13 +82,34 @@ final class RedisSession {
     private func withConnection<Value>(
         _ body: (RedisConnection) throws(RedisFailure) -> Value
     ) throws(RedisFailure) -> Value {
+        let current = generation.value
+        if let (_, made) = connection, made != current { connection = nil }
+        let reused = connection != nil
         do throws(RedisFailure) {
-            if connection == nil { connection = try RedisConnection(endpoint, timeout: timeout) }
-            return try body(connection!)
-        } catch {
+            return try body(try open(current))
+        } catch where reused && error.connectionLost {
             connection = nil
-            throw error
+            do throws(RedisFailure) {
+                return try body(try open(current))
+            } catch {
+                throw drop(error)
+            }
+        } catch {
+            throw drop(error)
         }
+    }
+
+    private func open(_ current: Int) throws(RedisFailure) -> RedisConnection {
+        if let (open, _) = connection { return open }
+        let open = try RedisConnection(endpoint, timeout: timeout)
+        connection = (open, current)
+        return open
+    }
+
+    private func drop(_ error: RedisFailure) -> RedisFailure {
+        connection = nil
+        generation.bump()
+        return error
     }
 }
 
@@ -135,4 +164,13 @@ private final class ResumeOnce<Value: Sendable>: Sendable {
     func resume(_ value: Value) {
         continuation.withLock { $0.take() }?.resume(returning: value)
     }
+}
+
+/// A counter the worker threads share.
+final class SharedGeneration: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    var value: Int { counter.load(ordering: .acquiring) }
+
+    func bump() { counter.add(1, ordering: .releasing) }
 }

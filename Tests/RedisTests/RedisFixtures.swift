@@ -8,7 +8,7 @@ import Testing
 enum RedisFixtures {
     /// A cache on `url` under a prefix of its own, so caches sharing one server never see each other's keys.
     static func cache(
-        url: String, prefix: String = "test-\(UUID().uuidString):", timeout: Double = 1, retryInterval: Double = 5,
+        url: String, prefix: String = "test-\(UUID().uuidString):", timeout: Double = 5, retryInterval: Double = 5,
         timeToLive: Int = 604_800, maxEntryBytes: Int = 10 << 20, onError: (@Sendable (ImagoError) -> Void)? = nil
     ) throws -> RedisDataCache {
         RedisDataCache(

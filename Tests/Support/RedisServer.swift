@@ -50,11 +50,12 @@ public final class RedisServer: @unchecked Sendable {  // `Process` is not Senda
         os._exit(0)
         """
 
-    /// Starts a server on a free port.
-    public init(password: String? = nil) throws {
-        port = try Self.freePort()
+    /// A server on `port` (a free one by default), started now unless `startsNow` is false (to test a Redis that
+    /// is down when the cache starts).
+    public init(port: Int? = nil, password: String? = nil, startsNow: Bool = true) throws {
+        self.port = try port ?? Self.freePort()
         self.password = password
-        try start()
+        if startsNow { try start() }
     }
 
     deinit { stop() }
