@@ -87,7 +87,7 @@ final class RedisSession {
         let reused = connection != nil
         do throws(RedisFailure) {
             return try body(try open(current))
-        } catch where reused && error.connectionLost {
+        } catch  where reused && error.connectionLost {
             connection = nil
             do throws(RedisFailure) {
                 return try body(try open(current))
