@@ -87,13 +87,13 @@ final class RedisSession {
         let reused = connection != nil
         do throws(RedisFailure) {
             return try body(try open(current))
-        } catch  where reused && error.connectionLost {
-            connection = nil
-            do throws(RedisFailure) {
-                return try body(try open(current))
-            } catch {
-                throw drop(error)
-            }
+        } catch {
+            guard reused, error.connectionLost else { throw drop(error) }
+        }
+        // The reused connection was closed under the call (a restart between calls): once more on a new one.
+        connection = nil
+        do throws(RedisFailure) {
+            return try body(try open(current))
         } catch {
             throw drop(error)
         }
