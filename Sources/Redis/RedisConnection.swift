@@ -30,13 +30,13 @@ final class RedisConnection {
         if let password = endpoint.password {
             let login = [endpoint.user, password].compactMap { $0 }.map { Data($0.utf8) }
             if case .error(let reason) = try command([Data("AUTH".utf8)] + login) {
-                throw RedisFailure(message: "\(endpoint) refused the login: \(reason)")
+                throw RedisFailure(message: "refused the login: \(reason)")
             }
         }
         if endpoint.database != 0,
             case .error(let reason) = try command([Data("SELECT".utf8), Data(String(endpoint.database).utf8)])
         {
-            throw RedisFailure(message: "\(endpoint) refused SELECT \(endpoint.database): \(reason)")
+            throw RedisFailure(message: "refused SELECT \(endpoint.database): \(reason)")
         }
     }
 
@@ -49,16 +49,16 @@ final class RedisConnection {
     ) throws(RedisFailure) -> UnsafeMutablePointer<redisContext> {
         let interval = Self.interval(timeout)
         guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
-            throw RedisFailure(message: "cannot allocate a connection to \(endpoint)")
+            throw RedisFailure(message: "cannot allocate a connection")
         }
         if context.pointee.err != 0 {
             let reason = Self.errorText(context)
             redisFree(context)
-            throw RedisFailure(message: "cannot connect to \(endpoint): \(reason)")
+            throw RedisFailure(message: "cannot connect: \(reason)")
         }
         guard redisSetTimeout(context, interval) == REDIS_OK else {
             redisFree(context)
-            throw RedisFailure(message: "cannot set the timeout of the connection to \(endpoint)")
+            throw RedisFailure(message: "cannot set the connection's timeout")
         }
         return context
     }

@@ -62,6 +62,6 @@ extension RedisDataCache {
     }
 
     private func adminError(_ failure: RedisFailure) -> ImagoError {
-        ImagoError(.cacheFailed, "redis cache: \(failure.message)", source: configuration.endpoint.description)
+        ImagoError(.cacheFailed, failure.message, source: configuration.endpoint.description)
     }
 }

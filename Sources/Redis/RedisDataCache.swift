@@ -158,7 +158,8 @@ public final class RedisDataCache: DataCache {
     @discardableResult
     func recordFailure(_ failure: RedisFailure) -> ImagoError {
         let error = ImagoError(
-            .cacheFailed, "redis cache stepped aside for \(configuration.retryInterval) s: \(failure.message)",
+            .cacheFailed,
+            "redis cache stepped aside for \(String(format: "%g", configuration.retryInterval)) s: \(failure.message)",
             source: configuration.endpoint.description)
         let time = now()
         let report = state.withLock { state in

@@ -1,6 +1,4 @@
 import Foundation
-import Imago
-import ImagoTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,12 +6,13 @@ import ImagoTestSupport
 
 /// A loopback origin (Python 3) serving the files of a folder and counting the requests for each path
 /// (`/count?path=/NAME`), so a test can tell how often the network was asked.
-final class CountingOrigin: Sendable {
+public final class CountingOrigin: Sendable {
     private let server: PythonLoopbackServer
-    let folder: URL
+    /// The folder served.
+    public let folder: URL
 
     /// Serves `files` (name to bytes) from a new folder.
-    init(files: [String: Data]) throws {
+    public init(files: [String: Data]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-origin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
@@ -26,10 +25,10 @@ final class CountingOrigin: Sendable {
     }
 
     /// The URL of `name`.
-    func url(_ name: String) -> URL { server.url("/\(name)") }
+    public func url(_ name: String) -> URL { server.url("/\(name)") }
 
     /// How many requests `name` has had.
-    func count(_ name: String) async throws -> Int {
+    public func count(_ name: String) async throws -> Int {
         let (data, _) = try await URLSession.shared.data(from: server.url("/count?path=/\(name)"))
         return Int(String(decoding: data, as: UTF8.self)) ?? -1
     }
@@ -75,10 +74,10 @@ final class CountingOrigin: Sendable {
         """#
 }
 
-/// Images whose every pixel differs, so a wrong or partial answer cannot match by chance.
-enum NoiseImage {
-    /// A `width` x `height` PNG of seeded noise, and its pixels.
-    static func png(width: Int = 48, height: Int = 32, seed: UInt64) throws -> (data: Data, raster: Raster) {
+/// Pixels whose every value differs from its neighbours, so a wrong or partial image cannot match by chance.
+public enum NoisePixels {
+    /// `width` x `height` opaque RGBA pixels of seeded noise.
+    public static func rgba(width: Int, height: Int, seed: UInt64) -> [UInt8] {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * 4)
@@ -91,7 +90,6 @@ enum NoiseImage {
                 UInt8(truncatingIfNeeded: state >> 16), 255,
             ]
         }
-        let raster = try Raster(width: width, height: height, pixels: pixels)
-        return (try PNGCodec().encode(DecodedImage(raster: raster, format: .png)), raster)
+        return pixels
     }
 }
