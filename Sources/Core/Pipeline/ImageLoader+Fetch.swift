@@ -6,7 +6,9 @@ extension ImageLoader {
     func fetchData(_ request: ImageRequest, work: SharedWork<FetchedBytes>) async throws -> FetchedBytes {
         let start = ContinuousClock.now
         let policy = request.cachePolicy
-        let dataCache = registry.dataCache
+        // A credentialed answer belongs to one user: it is neither read from nor written to the data cache, whose
+        // key is the source alone and which a whole fleet may share (Redis).
+        let dataCache = Self.carriesCredentials(request) ? nil : registry.dataCache
         var stale: DataCacheEntry?
         if policy.contains(.readDisk), let dataCache, let entry = await dataCache.entry(for: request.dataCacheKey) {
             if entry.metadata.isFresh(at: Date()) {
@@ -83,6 +85,11 @@ extension ImageLoader {
                 try await sleep(policy.delay(afterAttempt: attempt, error: error))
             }
         }
+    }
+
+    /// Whether `request` sends credentials (`Authorization`, `Cookie`), so its answer may be meant for one user.
+    static func carriesCredentials(_ request: ImageRequest) -> Bool {
+        request.headers.keys.contains { ["authorization", "cookie", "proxy-authorization"].contains($0.lowercased()) }
     }
 
     /// Transports are expected to throw for failed statuses; this catches one that reported a failure quietly.
