@@ -88,8 +88,10 @@ targets.append(contentsOf: [
         name: "RedisTests",
         dependencies: ["ImagoRedis", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
 ])
-// The umbrella registers the `redis` data cache.
+// The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
+// redis-server child (started with the tests' helper).
 targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
+targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport"]
 
 let package = Package(
     name: "Imago",

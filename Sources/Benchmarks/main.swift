@@ -14,6 +14,9 @@ let cases: [() throws -> BenchmarkCase] = [
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
     MemoryCacheBenchmark.make,
+    CacheTierBenchmark.redisHit,
+    CacheTierBenchmark.diskHit,
+    CacheTierBenchmark.networkFetch,
 ]
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
