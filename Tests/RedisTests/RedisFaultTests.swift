@@ -48,8 +48,8 @@ import Testing
         let server = try RedisServer()
         let rig = try FaultRig(url: server.url())
         try await rig.loadAll(expecting: .network)
-        try server.sleep(seconds: 4)
-        // Asleep for 4 s: a wait the timeout did not bound would take that long.
+        try server.sleep(seconds: 5)
+        // Asleep for 5 s: a wait the timeout did not bound would take that long.
         try await rig.loadAll(expecting: .network)
         #expect(rig.reported.count == 1, "\(rig.reported)")
         #expect(rig.reported.first?.reason.contains("no answer") == true, "\(rig.reported)")

@@ -14,7 +14,7 @@ final class FaultRig: Sendable {
     let cache: RedisDataCache
     private let registry: PluginRegistry
 
-    init(url: String, timeout: Double = 0.5, retryInterval: Double = 0.5) throws {
+    init(url: String, timeout: Double = 0.75, retryInterval: Double = 0.5) throws {
         var files: [String: Data] = [:]
         var rasters: [String: Raster] = [:]
         for (index, name) in Self.names.enumerated() {
@@ -55,13 +55,13 @@ final class FaultRig: Sendable {
 
     /// Loads every image, expecting each to come from `origin` (and, for the data cache, from Redis), with no
     /// wait for the cache longer than `maxWait` seconds.
-    func loadAll(expecting origin: ImageOrigin, maxWait: Double = 2) async throws {
+    func loadAll(expecting origin: ImageOrigin, maxWait: Double = 2.5) async throws {
         for name in Self.names {
             let (response, _) = try await load(name)
             #expect(response.origin == origin, "\(name) came from \(response.origin)")
             if origin == .disk { #expect(response.cacheLayer == "redis") }
         }
-        // Generous for a 0.5 s timeout on a busy machine; a wait the timeout did not bound lasts the outage (4 s).
+        // Generous for a 0.75 s timeout on a busy machine; a wait the timeout did not bound lasts the outage (5 s).
         #expect(longestWait < maxWait, "a cache call took \(longestWait) s")
     }
 
