@@ -59,7 +59,10 @@ public final class RedisDataCache: DataCache {
     }
 
     public func entry(for key: CacheKey) async -> DataCacheEntry? {
-        guard enter() else { return nil }
+        guard enter() else {
+            state.withLock { $0.stats.misses += 1 }
+            return nil
+        }
         let name = Data(redisKey(for: key).utf8)
         switch await call({ session throws(RedisFailure) in try session.command([Data("GET".utf8), name]) }) {
         case .success(.string(let stored)):
@@ -71,12 +74,10 @@ public final class RedisDataCache: DataCache {
             await discardDamaged(name)
         case .success(.error(let reason)) where reason.hasPrefix("WRONGTYPE"):
             await discardDamaged(name)  // another program's key of another type under our prefix
-        case .success(.null):
-            break
+        case .success(.null), .success(.error), .failure:
+            break  // a miss; a failure was recorded by `call`
         case .success(let reply):
             recordFailure(RedisFailure(message: "unexpected reply to GET: \(reply)"))
-        case .failure:
-            break  // recorded by `call`
         }
         state.withLock { $0.stats.misses += 1 }
         return nil
@@ -104,10 +105,10 @@ public final class RedisDataCache: DataCache {
         switch result {
         case .success(.status("OK")):
             state.withLock { $0.stats.writes += 1 }
+        case .success(.error), .failure:
+            throw state.withLock { $0.lastError } ?? unavailable()  // recorded by `call`
         case .success(let reply):
-            throw recordFailure(RedisFailure(message: "SET refused: \(reply)"))
-        case .failure:
-            throw state.withLock { $0.lastError } ?? unavailable()
+            throw recordFailure(RedisFailure(message: "unexpected reply to SET: \(reply)"))
         }
     }
 

@@ -132,6 +132,23 @@ import Testing
         #expect(cache.reportedError == nil, "damage is not a failure of Redis")
     }
 
+    @Test func aFullRedisRefusingWritesIsAReportedFailure() async throws {
+        let errors = ErrorLog()
+        let cache = try RedisFixtures.cache(url: server.url(), onError: { errors.append($0) })
+        try server.cli(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        try server.cli(["CONFIG", "SET", "maxmemory", "1"])
+        await #expect(throws: ImagoError.self) {
+            try await cache.store(DataCacheEntry(data: Data(count: 10)), for: "k")
+        }
+        #expect(errors.all.count == 1)
+        #expect(errors.all.first?.reason.contains("OOM") == true, "\(errors.all)")
+        #expect(cache.stats.failures == 1)
+        await #expect(throws: ImagoError.self, "standing aside") {
+            try await cache.store(DataCacheEntry(data: Data(count: 10)), for: "k")
+        }
+        #expect(cache.stats.skipped == 1)
+    }
+
     @Test func theURLChoosesTheDatabase() async throws {
         let cache = try RedisFixtures.cache(url: server.url(database: 3))
         try await cache.store(DataCacheEntry(data: Data([1])), for: "k")
