@@ -62,6 +62,9 @@ import Testing
         let names = Array(Self.names.prefix(3))
         #expect(try load(names, config: config, disk: "disk-a").caches == ["network", "network", "network"])
         #expect(try load(names, config: config, disk: "disk-b").caches == ["redis", "redis", "redis"])
+        let summary = try ImagoTool.run(
+            ["load", "--config", config, "--cache-dir", fixtures.path("disk-c"), origin.url(names[0]).absoluteString])
+        #expect(summary.stdout.contains("memory 0, disk 0, redis 1, network 0"), "\(summary.stdout)")
         // The second process's disk layer was back-filled from Redis.
         #expect(try load(names, config: config, disk: "disk-b").caches == ["disk", "disk", "disk"])
         for name in names { #expect(try await origin.count(name) == 1, "\(name) was fetched more than once") }
