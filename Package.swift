@@ -26,6 +26,13 @@ let codecDependencies: [Target.Dependency] = [
     "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
 ]
 
+// ICC colour management (issue 13): lcms2, used by the codecs only (Core knows nothing of colour profiles).
+let colorLibraries: [Target] = [
+    .systemLibrary(
+        name: "CLCMS2", path: "Sources/CLibraries/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])])
+]
+let colorDependencies: [Target.Dependency] = ["CLCMS2"]
+
 var products: [Product] = [
     .library(name: "Imago", targets: ["Imago"]),
     .library(name: "ImagoCore", targets: ["ImagoCore"]),
@@ -38,10 +45,10 @@ var products: [Product] = [
 ]
 
 var targets: [Target] =
-    cLibraries + [
+    cLibraries + colorLibraries + [
         .target(name: "ImagoCore", path: "Sources/Core"),
         .target(name: "ImagoTransports", dependencies: ["ImagoCore"], path: "Sources/Transports"),
-        .target(name: "ImagoCodecs", dependencies: codecDependencies, path: "Sources/Codecs"),
+        .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
         .target(
             name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],

@@ -14,6 +14,8 @@ let cases: [() throws -> BenchmarkCase] = [
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
     MemoryCacheBenchmark.make,
+    ICCConversionBenchmark.make,
+    ICCConversionBenchmark.makeThumbnail,
     CacheTierBenchmark.redisHit,
     CacheTierBenchmark.diskHit,
     CacheTierBenchmark.networkFetch,

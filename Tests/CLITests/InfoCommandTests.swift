@@ -13,8 +13,10 @@ import Testing
         #expect(
             Set(line.keys) == [
                 "source", "format", "width", "height", "frames", "loopCount", "durations", "orientation", "hasAlpha",
-                "bytes",
+                "bytes", "colorProfile", "warnings",
             ])
+        #expect(line["colorProfile"] is NSNull)
+        #expect((line["warnings"] as? [Any])?.isEmpty == true)
         #expect(line["source"] as? String == path)
         #expect(line["format"] as? String == "png")
         #expect(line["width"] as? Int == 16)

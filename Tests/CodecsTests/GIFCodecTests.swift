@@ -54,15 +54,41 @@ import Testing
         #expect(fourth[1, 1] == Self.clear)
     }
 
-    @Test func uncoveredScreenStartsTransparentAndLocalPalettesApply() throws {
+    /// Browsers leave the part of the screen an opaque first frame does not cover transparent; Pillow and
+    /// ImageMagick show the background colour there (when the background index is 0 they agree), and so do we.
+    @Test func uncoveredScreenShowsTheBackgroundUnderAnOpaqueFirstFrameAndLocalPalettesApply() throws {
         var file = GIFTestFile(width: 3, height: 2, palette: Self.palette)
         file.frames = [
             .init(left: 1, top: 0, width: 2, height: 1, indices: [0, 1], localPalette: [[9, 8, 7], [1, 2, 3]])
         ]
         let image = try GIFCodec().decode(file.data)
         #expect(image.frames.count == 1 && image.loopCount == 0 && image.durations == [0])
-        #expect(image.raster[0, 0] == Self.clear && image.raster[2, 1] == Self.clear)
+        #expect(image.raster[0, 0] == Self.red && image.raster[2, 1] == Self.red, "background index 0 is red")
         #expect(image.raster[1, 0] == RGBA(9, 8, 7) && image.raster[2, 0] == RGBA(1, 2, 3))
+        #expect(!image.hasAlpha)
+    }
+
+    @Test func uncoveredScreenStaysTransparentUnderAFirstFrameWithTransparency() throws {
+        var file = GIFTestFile(width: 3, height: 2, palette: Self.palette)
+        file.frames = [.init(left: 1, top: 0, width: 2, height: 1, indices: [1, 2], transparentIndex: 2)]
+        let image = try GIFCodec().decode(file.data)
+        // Invisible, but the bytes the references give: the transparent index's colour under alpha 0.
+        let beneath = RGBA(0, 0, 255, 0)
+        #expect(image.raster[0, 0] == beneath && image.raster[2, 1] == beneath && image.raster[2, 0] == beneath)
+        #expect(image.raster[1, 0] == Self.green && image.hasAlpha)
+    }
+
+    /// Browsers stop at a byte that starts no block; Pillow and ImageMagick skip it, and so do we.
+    @Test func junkBetweenBlocksIsSkippedAsTheReferencesDo() throws {
+        var file = GIFTestFile(width: 2, height: 1, palette: Self.palette, repeatCount: 0)
+        file.frames = [.init(width: 2, height: 1, indices: [0, 0]), .init(width: 2, height: 1, indices: [2, 2])]
+        var bytes = [UInt8](file.data)
+        // The second frame's graphics control extension starts with 0x21 after the first image's data.
+        let second = try #require(bytes.indices.reversed().first { bytes[$0] == 0x21 && bytes[$0 + 1] == 0xF9 })
+        bytes.insert(contentsOf: Array("junk GIF89a".utf8), at: second)
+        let image = try GIFCodec().decode(Data(bytes))
+        #expect(image.frames.count == 2)
+        #expect(image.frames[1].raster[0, 0] == Self.blue)
     }
 
     @Test func interlacedRowsLandWhereTheyBelong() throws {

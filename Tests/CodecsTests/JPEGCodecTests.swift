@@ -49,15 +49,22 @@ import Testing
         #expect(error?.reason == "jpeg decoding failed: Premature end of JPEG file")
     }
 
-    @Test func corruptEntropyDataIsAnError() throws {
-        var data = try encoded(try TestImages.noise(width: 64, height: 64))
+    @Test func corruptEntropyDataDecodesWithAWarningAndFailsInStrictMode() throws {
+        let clean = try encoded(try TestImages.noise(width: 64, height: 64))
+        #expect(try codec.decode(clean).warnings.isEmpty)
+        var data = clean
         // An RST marker in the middle of the scan: libjpeg only warns ("premature end of data segment").
         let middle = data.count / 2
         data[middle] = 0xFF
         data[middle + 1] = 0xD3
-        let error = imagoError { try codec.decode(data) }
+        let image = try codec.decode(data)
+        #expect(image.width == 64 && image.height == 64)
+        #expect(image.warnings.contains { $0.contains("Corrupt JPEG data") }, "\(image.warnings)")
+        let error = imagoError { try codec.decode(data, options: DecodeOptions(strict: true)) }
         #expect(error?.kind == .decodingFailed(format: .jpeg))
         #expect(error?.reason.contains("Corrupt JPEG data") == true)
+        // A clean file is not affected by strict mode.
+        #expect(try codec.decode(clean, options: DecodeOptions(strict: true)) == codec.decode(clean))
     }
 
     @Test func refusesHugeDimensionsFromTheHeader() throws {

@@ -6,7 +6,8 @@ enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
         synopsis: "SRC -o DEST [--format png|jpeg|webp|gif] [--quality Q] [--lossless] "
-            + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation]",
+            + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
+            + "[--keep-profile]",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
@@ -20,6 +21,7 @@ enum ConvertCommand: Command {
             .option("frame", "N", "write only frame N (0-based), fully composited"),
             .toggle("all-frames", "keep every frame when the output format can hold an animation"),
             .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
+            .toggle("keep-profile", "keep an RGB source's pixels and embed its ICC profile (default: convert to sRGB)"),
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
@@ -42,7 +44,10 @@ enum ConvertCommand: Command {
         let reader = SourceReader(registry: registry)
         let data: Data
         do {
-            var image = try await reader.image(source)
+            let keepProfile = arguments.has("keep-profile")
+            // The profile is kept through the resize either way: without --keep-profile the pixels are converted
+            // to sRGB after it, which converts fewer pixels when shrinking (grey and CMYK are converted at decode).
+            var image = try await reader.image(source, options: DecodeOptions(colorProfiles: .keep))
             if let frame {
                 image = try image.frame(frame)
             } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
@@ -57,6 +62,7 @@ enum ConvertCommand: Command {
                     upscale: true
                 ).process(image)
             }
+            if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
             data = try encoder.encode(image, options: options)

@@ -5,7 +5,9 @@ import Imago
 enum InfoCommand: Command {
     static let spec = CommandSpec(
         name: "info", synopsis: "SRC… [--json]",
-        summary: "Decodes each source and describes it: format, stored size, frames, loop count, orientation, alpha.",
+        summary:
+            "Decodes each source and describes it: format, stored size, frames, loop count, orientation, alpha, "
+            + "colour profile and what the decoder tolerated.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
         flags: [.toggle("json", "print one JSON object per line per source")])
 
@@ -42,6 +44,8 @@ enum InfoCommand: Command {
             ("orientation", .int(image.orientation.rawValue)),
             ("hasAlpha", .bool(image.hasAlpha)),
             ("bytes", .int(bytes)),
+            ("colorProfile", image.colorProfileDescription.map { .string($0) } ?? .null),
+            ("warnings", .array(image.warnings.map { .string($0) })),
         ])
     }
 
@@ -62,7 +66,10 @@ enum InfoCommand: Command {
         }
         if image.orientation != .up { parts.append("orientation \(image.orientation.rawValue)") }
         parts.append(image.hasAlpha ? "alpha" : "opaque")
+        if let profile = image.colorProfileDescription { parts.append("profile \"\(profile)\"") }
         parts.append(ByteFormat.string(bytes))
-        return "\(source): " + parts.joined(separator: ", ")
+        let line = "\(source): " + parts.joined(separator: ", ")
+        // What the decoder tolerated (corrupt data decoded past, a profile ignored), one indented line each.
+        return ([line] + image.warnings.map { "  warning: \($0)" }).joined(separator: "\n")
     }
 }

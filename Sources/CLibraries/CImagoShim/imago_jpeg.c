@@ -19,6 +19,13 @@ struct imago_jpeg_decoder {
     int prepared;
     int cmyk;
     int adobe_inverted;
+    // Leniency and colour (see "Warnings and ICC profiles" below).
+    int strict;
+    int finishing;
+    int raw_cmyk;
+    int warning_count;
+    int stored_warnings;
+    char warnings[IMAGO_JPEG_MAX_WARNINGS][JMSG_LENGTH_MAX];
 };
 
 static void decoder_error_exit(j_common_ptr cinfo) {
@@ -27,31 +34,32 @@ static void decoder_error_exit(j_common_ptr cinfo) {
     longjmp(decoder->jump, 1);
 }
 
-// Policy: libjpeg reports truncated and corrupt entropy data only as warnings and pads the rest of the image with
-// grey; we stop instead, so a partial image never passes for a good one ("Premature end of JPEG file", "premature
-// end of data segment", bad Huffman/arithmetic codes, lost restart markers). Warnings about the file's structure
-// leave every coded coefficient decoded and are tolerated, as Pillow and ImageMagick tolerate them.
-static int warning_is_harmless(int code) {
-    switch (code) {
-    case JWRN_EXTRANEOUS_DATA:    // stray bytes between markers (common in camera files)
-    case JWRN_JFIF_MAJOR:         // unknown JFIF revision
-    case JWRN_ADOBE_XFORM:        // unknown Adobe transform code: decoded as the component count implies
-    case JWRN_BOGUS_ICC:          // a bad ICC marker: the profile is not used
-    case JWRN_BOGUS_PROGRESSION:  // an odd progressive scan script: every scan present is still decoded
-    case JWRN_NOT_SEQUENTIAL:     // odd SOS parameters in a sequential file
-        return 1;
-    default:
-        return 0;
+// Policy (as Pillow): libjpeg's warnings about corrupt entropy data (bad Huffman codes, a marker inside a data
+// segment, lost restart markers, stray bytes) leave the picture as libjpeg reconstructs it, and are kept for the
+// caller; data that runs out before the last row ("Premature end of JPEG file") is an error, since libjpeg would
+// pad the rest with grey. Running out once every row is out (in jpeg_finish_decompress, looking for EOI) is a
+// warning, as in Pillow; libjpeg reads ahead, so a file that lacks only its EOI marker usually runs out before
+// the last row and fails, in Pillow too. Strict mode makes every warning an error.
+static void record_warning(struct imago_jpeg_decoder *decoder, j_common_ptr cinfo) {
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    decoder->warning_count++;
+    for (int i = 0; i < decoder->stored_warnings; i++) {
+        if (strcmp(decoder->warnings[i], text) == 0) return;  // the same warning again: counted, not repeated
+    }
+    if (decoder->stored_warnings < IMAGO_JPEG_MAX_WARNINGS) {
+        memcpy(decoder->warnings[decoder->stored_warnings++], text, sizeof text);
     }
 }
 
 static void decoder_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;  // trace messages
-    if (warning_is_harmless(cinfo->err->msg_code)) {
-        cinfo->err->num_warnings++;
-        return;
+    struct imago_jpeg_decoder *decoder = cinfo->client_data;
+    if (decoder->strict || (cinfo->err->msg_code == JWRN_JPEG_EOF && !decoder->finishing)) {
+        decoder_error_exit(cinfo);
     }
-    decoder_error_exit(cinfo);
+    cinfo->err->num_warnings++;
+    record_warning(decoder, cinfo);
 }
 
 static void decoder_output_message(j_common_ptr cinfo) { (void)cinfo; }
@@ -110,6 +118,7 @@ int imago_jpeg_decoder_read_header(imago_jpeg_decoder *decoder, imago_jpeg_heade
     j_decompress_ptr cinfo = &decoder->cinfo;
     jpeg_mem_src(cinfo, decoder->data, (unsigned long)decoder->size);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC_PROFILE chunks, for imago_jpeg_decoder_icc_profile
     jpeg_read_header(cinfo, TRUE);
     memset(header, 0, sizeof *header);
     header->width = cinfo->image_width;
@@ -201,10 +210,11 @@ int imago_jpeg_decoder_read_rgba(imago_jpeg_decoder *decoder, uint8_t *pixels, s
             snprintf(decoder->message, sizeof decoder->message, "no scanlines decoded");
             return 1;
         }
-        if (decoder->cmyk) {
+        if (decoder->cmyk && !decoder->raw_cmyk) {
             for (JDIMENSION i = 0; i < read; i++) cmyk_to_rgba(rows[i], cinfo->output_width, decoder->adobe_inverted);
         }
     }
+    decoder->finishing = 1;
     jpeg_finish_decompress(cinfo);
     return 0;
 }
@@ -216,6 +226,36 @@ void imago_jpeg_decoder_destroy(imago_jpeg_decoder *decoder) {
     if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
     free(decoder);
 }
+
+// MARK: Warnings and ICC profiles
+
+void imago_jpeg_decoder_set_strict(imago_jpeg_decoder *decoder, int strict) { decoder->strict = strict; }
+
+int imago_jpeg_decoder_warning_count(const imago_jpeg_decoder *decoder) { return decoder->warning_count; }
+
+const char *imago_jpeg_decoder_warning(const imago_jpeg_decoder *decoder, int index) {
+    if (index < 0 || index >= decoder->stored_warnings) return NULL;
+    return decoder->warnings[index];
+}
+
+int imago_jpeg_decoder_icc_profile(imago_jpeg_decoder *decoder, uint8_t **profile, unsigned int *size) {
+    *profile = NULL;
+    *size = 0;
+    if (!decoder->header_read) return 0;
+    if (setjmp(decoder->jump)) return 1;
+    // libjpeg-turbo reassembles the APP2 chunks by their sequence numbers and checks that none is missing.
+    JOCTET *data = NULL;
+    unsigned int length = 0;
+    if (jpeg_read_icc_profile(&decoder->cinfo, &data, &length)) {
+        *profile = data;
+        *size = length;
+    }
+    return 0;
+}
+
+int imago_jpeg_decoder_cmyk_inverted(const imago_jpeg_decoder *decoder) { return decoder->adobe_inverted; }
+
+void imago_jpeg_decoder_keep_cmyk(imago_jpeg_decoder *decoder, int keep) { decoder->raw_cmyk = keep; }
 
 // MARK: Encoding
 
@@ -236,6 +276,13 @@ static void encoder_error_exit(j_common_ptr cinfo) {
 
 int imago_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
                       uint8_t **output, size_t *output_size, char *message, size_t message_size) {
+    return imago_jpeg_encode_icc(pixels, width, height, bytes_per_row, quality, NULL, 0, output, output_size, message,
+                                 message_size);
+}
+
+int imago_jpeg_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
+                          const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size, char *message,
+                          size_t message_size) {
     struct jpeg_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, message_size, "out of memory");
@@ -262,6 +309,8 @@ int imago_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, si
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
     jpeg_start_compress(cinfo, TRUE);
+    // libjpeg-turbo splits the profile into numbered APP2 ICC_PROFILE chunks.
+    if (icc && icc_size > 0) jpeg_write_icc_profile(cinfo, icc, (unsigned int)icc_size);
     JSAMPROW rows[16];
     while (cinfo->next_scanline < height) {
         JDIMENSION first = cinfo->next_scanline;

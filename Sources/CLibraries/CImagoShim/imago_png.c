@@ -15,6 +15,10 @@ struct imago_png_decoder {
     int trailer_broken;
     jmp_buf jump;
     char message[256];
+    // Warnings (see "Warnings and ICC profiles" below).
+    int strict;
+    int warning_count;
+    char warnings[IMAGO_PNG_MAX_WARNINGS][160];
 };
 
 static void decoder_error(png_structp png, png_const_charp text) {
@@ -23,8 +27,22 @@ static void decoder_error(png_structp png, png_const_charp text) {
     longjmp(decoder->jump, 1);
 }
 
-// Warnings (bad ancillary CRCs, known-incorrect sRGB profiles, ...) leave the pixels intact: libpng goes on.
+// Warnings (bad ancillary CRCs, an ICC profile libpng refuses, ...) leave the pixels intact: libpng goes on, and
+// the decoder keeps them for the caller; strict mode makes them errors.
 static void decoder_warning(png_structp png, png_const_charp text) {
+    struct imago_png_decoder *decoder = png_get_error_ptr(png);
+    if (!decoder || !text) return;
+    if (decoder->strict) png_error(png, text);
+    for (int i = 0; i < decoder->warning_count && i < IMAGO_PNG_MAX_WARNINGS; i++) {
+        if (strcmp(decoder->warnings[i], text) == 0) return;
+    }
+    if (decoder->warning_count < IMAGO_PNG_MAX_WARNINGS) {
+        snprintf(decoder->warnings[decoder->warning_count], sizeof decoder->warnings[0], "%s", text);
+        decoder->warning_count++;
+    }
+}
+
+static void encoder_warning(png_structp png, png_const_charp text) {
     (void)png;
     (void)text;
 }
@@ -152,6 +170,29 @@ int imago_png_decoder_read_rgba(imago_png_decoder *decoder, uint8_t *pixels, siz
 
 const char *imago_png_decoder_message(const imago_png_decoder *decoder) { return decoder->message; }
 
+// MARK: Warnings and ICC profiles
+
+void imago_png_decoder_set_strict(imago_png_decoder *decoder, int strict) { decoder->strict = strict; }
+
+const char *imago_png_decoder_warning(const imago_png_decoder *decoder, int index) {
+    if (index < 0 || index >= decoder->warning_count) return NULL;
+    return decoder->warnings[index];
+}
+
+void imago_png_decoder_icc_profile(imago_png_decoder *decoder, const uint8_t **profile, size_t *size) {
+    *profile = NULL;
+    *size = 0;
+    if (!decoder->header_read || !png_get_valid(decoder->png, decoder->info, PNG_INFO_iCCP)) return;
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep data = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(decoder->png, decoder->info, &name, &compression, &data, &length) && data) {
+        *profile = data;
+        *size = length;
+    }
+}
+
 void imago_png_decoder_destroy(imago_png_decoder *decoder) {
     if (!decoder) return;
     if (decoder->png) png_destroy_read_struct(&decoder->png, decoder->info ? &decoder->info : NULL, NULL);
@@ -194,12 +235,19 @@ static void encoder_flush(png_structp png) { (void)png; }
 int imago_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
                      imago_png_layout layout, int compression_level, uint8_t **output, size_t *output_size,
                      char *message, size_t message_size) {
+    return imago_png_encode_icc(pixels, width, height, bytes_per_row, layout, compression_level, NULL, 0, output,
+                                output_size, message, message_size);
+}
+
+int imago_png_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                         imago_png_layout layout, int compression_level, const uint8_t *icc, size_t icc_size,
+                         uint8_t **output, size_t *output_size, char *message, size_t message_size) {
     struct png_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, message_size, "out of memory");
         return 1;
     }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoder, encoder_error, decoder_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoder, encoder_error, encoder_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(encoder->jump)) {
         snprintf(message, message_size, "%s", png && info ? encoder->message : "out of memory");
@@ -215,6 +263,7 @@ int imago_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
     png_set_IHDR(png, info, width, height, 8, color_types[layout], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, compression_level);
+    if (icc && icc_size > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
     png_write_info(png, info);
     // RGB drops the filler (alpha) byte in libpng itself; grey rows are packed here from the red channel.
     if (layout == IMAGO_PNG_RGB) png_set_filler(png, 0, PNG_FILLER_AFTER);

@@ -13,8 +13,9 @@ struct GIFFrameInfo {
     var transparentIndex: Int?
 }
 
-/// The logical screen frames are composited onto, as browsers do: starts transparent, frames are clipped to it,
-/// disposal 2 clears the frame's rectangle to transparent, disposal 3 restores what was there before the frame.
+/// The logical screen frames are composited onto, as browsers do: starts transparent (or, under an opaque first
+/// frame that does not cover it, the background colour, as both references), frames are clipped to it, disposal 2
+/// clears the frame's rectangle to transparent, disposal 3 restores what was there before the frame.
 final class GIFCanvas {
     let width: Int
     let height: Int
@@ -49,8 +50,9 @@ final class GIFCanvas {
         return start..<Swift.max(start, Swift.min(frame.top + frame.height, height))
     }
 
-    /// Prepares for drawing `frame`: saves the canvas when the frame asks to be undone afterwards.
-    func begin(_ frame: GIFFrameInfo, isFirst: Bool) {
+    /// Prepares for drawing `frame`: saves the canvas when the frame asks to be undone afterwards. A first frame
+    /// that leaves part of the screen uncovered shows `uncovered` there (nil: transparent black).
+    func begin(_ frame: GIFFrameInfo, isFirst: Bool, uncovered: UInt32? = nil) {
         if frame.disposal == 3 {
             if saved == nil { saved = .allocate(capacity: width * height) }
             _ = saved!.update(fromContentsOf: pixels)
@@ -60,7 +62,8 @@ final class GIFCanvas {
             frame.left > 0 || frame.top > 0 || frame.left + frame.width < width
                 || frame.top + frame.height < height
         {
-            mayBeTransparent = true
+            if let uncovered { pixels.update(repeating: uncovered) }
+            if uncovered.map({ UInt32(littleEndian: $0) >> 24 != 255 }) ?? true { mayBeTransparent = true }
         }
     }
 

@@ -24,6 +24,10 @@ extension GIFCodec {
 
         records: while true {
             guard let record = reader.nextRecord() else {
+                // A byte that starts no block: Pillow and ImageMagick skip it and look at the next one, so frames
+                // after junk (a second file appended, stray bytes) still count. Browsers stop at the junk; we
+                // follow the references here (see GIFWebPCorpusTests).
+                if reader.errorCode == D_GIF_ERR_WRONG_RECORD { continue }
                 failure = GIFErrors.decoding("bad record", code: reader.errorCode)
                 break
             }
@@ -89,12 +93,16 @@ extension GIFCodec {
             throw ImagoError(
                 .limitExceeded, "too large: the GIF's frames hold more than \(limits.maxTotalPixels) pixels")
         }
-        canvas.begin(frame, isFirst: isFirst)
+        var palette = GIFPalette(descriptor.ColorMap ?? reader.file.pointee.SColorMap)
+        // What the part of the screen a first frame leaves uncovered shows, as both references do: the screen's
+        // background colour under an opaque frame; under a frame with transparency, nothing (alpha 0) with the
+        // transparent index's colour beneath, which is invisible but keeps their bytes.
+        let uncovered = frame.transparentIndex.map { palette.color($0) & UInt32(littleEndian: 0x00FF_FFFF) }
+        canvas.begin(frame, isFirst: isFirst, uncovered: isFirst ? uncovered ?? reader.backgroundColor : nil)
         guard frame.width > 0, frame.height > 0 else {
             // Nothing to draw, but the LZW data still has to be read past.
             return reader.skipImageData() ? nil : GIFErrors.decoding("bad image data", code: reader.errorCode)
         }
-        var palette = GIFPalette(descriptor.ColorMap ?? reader.file.pointee.SColorMap)
         var drawn = frame
         if isFirst, let transparent = frame.transparentIndex {
             // The first frame lands on an empty canvas: painting the transparent index as its colour with alpha 0
@@ -185,6 +193,9 @@ struct GIFPalette {
             table[index] = GIFPalette.pack(color.Red, color.Green, color.Blue, 255)
         }
     }
+
+    /// The packed colour of `index` (opaque black past 255).
+    func color(_ index: Int) -> UInt32 { index < 256 ? table[index] : GIFPalette.pack(0, 0, 0, 255) }
 
     /// Gives `index` alpha 0, keeping its colour.
     mutating func makeTransparent(_ index: Int) {

@@ -51,6 +51,16 @@ struct GIFFileReader {
     /// The logical screen size.
     var screenSize: (width: Int, height: Int) { (Int(file.pointee.SWidth), Int(file.pointee.SHeight)) }
 
+    /// The logical screen's background colour (opaque RGBA, memory order r, g, b, a) from the global colour
+    /// table, nil when there is no table or the index is past it.
+    var backgroundColor: UInt32? {
+        guard let map = file.pointee.SColorMap, let colors = map.pointee.Colors else { return nil }
+        let index = Int(file.pointee.SBackGroundColor)
+        guard index < Int(map.pointee.ColorCount) else { return nil }
+        let color = colors[index]
+        return GIFPalette.pack(color.Red, color.Green, color.Blue, 255)
+    }
+
     /// giflib's last error code.
     var errorCode: Int32 { file.pointee.Error }
 

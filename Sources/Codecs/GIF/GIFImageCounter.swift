@@ -1,8 +1,9 @@
 /// Counts a GIF's images by walking its block structure (lengths only, no LZW decoding), so an animation's
 /// frame count and total pixels can be checked against the limits before the first canvas is drawn.
 enum GIFImageCounter {
-    /// The number of image descriptors before the trailer, the end of the data, or the first byte that is not a
-    /// block introducer (a truncated last image counts, so the count is an upper bound of the decodable frames).
+    /// The number of image descriptors before the trailer or the end of the data, skipping bytes that start no
+    /// block as the decoder does (a truncated last image counts, so the count is an upper bound of the decodable
+    /// frames).
     static func count(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard bytes.count >= 13 else { return 0 }
         var offset = 13 + colorTableSize(flags: bytes[10])
@@ -16,8 +17,10 @@ enum GIFImageCounter {
                 offset = skipSubBlocks(bytes, from: offset)
             case 0x21:  // extension: a label, then sub-blocks
                 offset = skipSubBlocks(bytes, from: offset + 2)
-            default:  // the trailer (0x3B) or bytes that are not GIF blocks: giflib stops there too
+            case 0x3B:  // the trailer
                 return images
+            default:  // a byte that starts no block: skipped, as the decoder skips it
+                offset += 1
             }
         }
         return images

@@ -4,7 +4,8 @@ import ImagoCore
 
 extension JPEGCodec {
     /// Encodes the first frame as a baseline 4:2:0 JPEG of `options.quality`. JPEG has no alpha: the colour
-    /// channels are written as they are and alpha is dropped.
+    /// channels are written as they are and alpha is dropped. A kept ICC profile (`DecodedImage.iccProfile`) is
+    /// embedded in APP2 `ICC_PROFILE` chunks.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         let raster = image.raster
         return try raster.withUnsafeBytes { buffer in
@@ -12,9 +13,13 @@ extension JPEGCodec {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var message = [CChar](repeating: 0, count: 256)
-            let status = imago_jpeg_encode(
-                pixels, UInt32(raster.width), UInt32(raster.height), raster.bytesPerRow, Int32(options.quality),
-                &output, &size, &message, message.count)
+            let profile = image.iccProfile ?? Data()
+            let status = profile.withUnsafeBytes { icc in
+                imago_jpeg_encode_icc(
+                    pixels, UInt32(raster.width), UInt32(raster.height), raster.bytesPerRow, Int32(options.quality),
+                    icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count, &output, &size, &message,
+                    message.count)
+            }
             guard status == 0, let output else {
                 throw CodecFailure.encoding(.jpeg, CodecFailure.reason(message))
             }

@@ -8,12 +8,14 @@ import ImagoCore
 /// - The EXIF orientation is read from the APP1 segment and reported, not applied.
 /// - With `DecodeOptions.targetSize`, the image is decoded at 1/2, 1/4 or 1/8 scale by libjpeg's DCT scaling
 ///   when the result still covers the target; the resize processor does the rest.
-/// - Policy on bad data: libjpeg only warns about truncated or corrupt entropy data and pads the picture; here
-///   those warnings are failures ("Premature end of JPEG file", "premature end of data segment", bad Huffman
-///   codes, lost restart markers), so a partial image never passes for a good one. This is stricter than Pillow,
-///   which refuses only truncation. Warnings about structure that leave every coded coefficient decoded (stray
-///   bytes between markers, an odd progressive scan script, unknown JFIF or Adobe versions, a bad ICC marker)
-///   are tolerated.
+/// - Policy on bad data, as Pillow, ImageMagick and browsers: corrupt entropy data that libjpeg only warns about
+///   (bad Huffman codes, "premature end of data segment", lost restart markers, stray bytes before a marker)
+///   decodes as libjpeg reconstructs it, and the warnings are kept in `DecodedImage.warnings`. Data that runs out
+///   before the last row ("Premature end of JPEG file") is an error, as in Pillow: libjpeg would pad the rest
+///   with grey. `DecodeOptions.strict` makes every warning an error.
+/// - An embedded ICC profile (APP2 `ICC_PROFILE` chunks, reassembled by libjpeg-turbo) is converted to sRGB, or
+///   kept or ignored (see `DecodeOptions.colorProfiles`); CMYK with a profile goes through lcms2, CMYK without one
+///   through Pillow's formula.
 /// - Sniffing wants `FF D8 FF` (SOI and a marker), as Pillow does.
 /// - 12-bit and lossless JPEGs are refused: Debian 12's libjpeg-turbo 2.1.5 has no support for them.
 public struct JPEGCodec: ImageDecoder, ImageEncoder {
@@ -38,6 +40,7 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
                 throw CodecFailure.decoding(.jpeg, "out of memory")
             }
             defer { imago_jpeg_decoder_destroy(decoder) }
+            imago_jpeg_decoder_set_strict(decoder, options.strict ? 1 : 0)
             func failure() -> ImagoError {
                 CodecFailure.decoding(.jpeg, CodecFailure.reason(imago_jpeg_decoder_message(decoder)))
             }
@@ -52,6 +55,8 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
                 EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size))
             }
 
+            let color = try JPEGCodec.colorPlan(decoder, header: header, options: options)
+
             let denominator = scaledDecoding ? options.reductionDenominator(width: width, height: height) : 1
             var outputWidth: UInt32 = 0
             var outputHeight: UInt32 = 0
@@ -62,10 +67,14 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
             let raster = try Raster(width: Int(outputWidth), height: Int(outputHeight)) { buffer in
                 let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 guard imago_jpeg_decoder_read_rgba(decoder, pixels, rowBytes) == 0 else { throw failure() }
+                color.apply(to: buffer, width: Int(outputWidth), height: Int(outputHeight), bytesPerRow: rowBytes)
             }
-            return DecodedImage(
+            var image = DecodedImage(
                 frames: [ImageFrame(raster: raster)], format: .jpeg, orientation: orientation ?? .up,
                 hasAlpha: false, encodedSize: data.count)
+            image.warnings = JPEGCodec.warnings(decoder)
+            color.record(on: &image)
+            return image
         }
     }
 }

@@ -5,8 +5,9 @@ import ImagoCore
 /// PNG over libpng: every color type and bit depth, palette with tRNS, grey with alpha and interlaced images,
 /// decoded to RGBA8 straight into a pooled `Raster`.
 ///
-/// 16-bit samples keep their high byte (as Pillow and libpng's `png_set_strip_16` do). Gamma, ICC profiles and
-/// `bKGD` are not applied: the stored samples are returned, as Pillow does. For an APNG only the default image
+/// 16-bit samples keep their high byte (as Pillow and libpng's `png_set_strip_16` do). An `iCCP` profile is
+/// converted to sRGB, kept or ignored (`DecodeOptions.colorProfiles`); gamma and `bKGD` are not applied. libpng's
+/// warnings (a bad ancillary CRC, a profile it refuses) are kept on the image, errors in strict mode. For an APNG only the default image
 /// (the IDAT image, which every non-APNG decoder shows) is decoded. The orientation of an `eXIf` chunk placed
 /// before the image data is reported, as for JPEG.
 public struct PNGCodec: ImageDecoder, ImageEncoder {
@@ -33,6 +34,7 @@ public struct PNGCodec: ImageDecoder, ImageEncoder {
                 throw CodecFailure.decoding(.png, "out of memory")
             }
             defer { imago_png_decoder_destroy(decoder) }
+            imago_png_decoder_set_strict(decoder, options.strict ? 1 : 0)
             func failure() -> ImagoError {
                 CodecFailure.decoding(.png, CodecFailure.reason(imago_png_decoder_message(decoder)))
             }
@@ -44,16 +46,22 @@ public struct PNGCodec: ImageDecoder, ImageEncoder {
             // Checked from IHDR, before a single pixel is allocated.
             try options.limits.check(width: width, height: height, format: .png)
 
+            let color = try PNGCodec.colorPlan(decoder, header: header, options: options)
+
             let raster = try Raster(width: width, height: height) { buffer in
                 let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 guard imago_png_decoder_read_rgba(decoder, pixels, width * 4) == 0 else { throw failure() }
+                color.apply(to: buffer, width: width, height: height, bytesPerRow: width * 4)
             }
             let orientation = header.exif.flatMap {
                 EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size))
             }
-            return DecodedImage(
+            var image = DecodedImage(
                 frames: [ImageFrame(raster: raster)], format: .png, orientation: orientation ?? .up,
                 hasAlpha: header.has_alpha != 0, encodedSize: data.count)
+            image.warnings = PNGCodec.warnings(decoder)
+            color.record(on: &image)
+            return image
         }
     }
 }

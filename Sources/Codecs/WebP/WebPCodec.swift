@@ -54,16 +54,24 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
                     bytes, features: features, options: options, scaled: scaledDecoding)
             image.hasAlpha = features.has_alpha != 0
             image.orientation = WebPCodec.orientation(bytes)
+            // libwebp has no colour management: an ICCP profile is applied to the decoded frames.
+            let color = try ColorPlan(
+                profile: WebPCodec.iccProfile(bytes), layout: .rgba, options: options, format: .webp)
+            image = try color.applied(to: image)
+            color.record(on: &image)
             return image
         }
     }
 
-    /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`.
+    /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`;
+    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded as the ICCP chunk.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        if options.allFrames, image.frames.count > 1 {
-            return try WebPCodec.encodeAnimation(image, options: options)
-        }
-        return try WebPCodec.encodeStill(image.raster, options: options)
+        let encoded =
+            options.allFrames && image.frames.count > 1
+            ? try WebPCodec.encodeAnimation(image, options: options)
+            : try WebPCodec.encodeStill(image.raster, options: options)
+        guard let profile = image.iccProfile, !profile.isEmpty else { return encoded }
+        return try WebPCodec.embedding(profile, in: encoded)
     }
 
     /// What browsers show for a frame of `milliseconds`: 10 ms or less plays for 0.1 s.

@@ -91,6 +91,18 @@ public enum FrameSelection: Sendable, Hashable, Codable {
     case first
 }
 
+/// What a decoder does with an ICC profile embedded in the file.
+public enum ColorProfileHandling: String, Sendable, Hashable, Codable {
+    /// Convert the pixels to sRGB (perceptual intent) and drop the profile, as browsers show them.
+    case convertToSRGB
+    /// Keep an RGB image's stored pixels and carry its profile (`DecodedImage.iccProfile`), for an encoder to
+    /// embed. Grey and CMYK images are still converted: a raster is RGBA, and an RGB file cannot hold their profile.
+    case keep
+    /// Return the stored samples as they are and drop the profile (CMYK through the generic formula), as
+    /// Pillow's `convert("RGBA")` does; for comparing with decoders that do not manage colour.
+    case ignore
+}
+
 /// What a decoder is asked for.
 public struct DecodeOptions: Sendable, Hashable {
     /// Limits checked before allocation.
@@ -102,16 +114,24 @@ public struct DecodeOptions: Sendable, Hashable {
     public var contentMode: ContentMode
     /// Which frames to decode.
     public var frames: FrameSelection
+    /// When set, every warning a decoder would keep on the image (corrupt JPEG data, a malformed colour profile)
+    /// is an error instead; by default such images decode as the library reconstructs them, as viewers show them.
+    public var strict: Bool
+    /// What decoders do with an embedded ICC profile; by default they convert the pixels to sRGB.
+    public var colorProfiles: ColorProfileHandling
 
     /// Creates options.
     public init(
         limits: DecodeLimits = .default, targetSize: PixelSize? = nil, contentMode: ContentMode = .fit,
-        frames: FrameSelection = .all
+        frames: FrameSelection = .all, strict: Bool = false,
+        colorProfiles: ColorProfileHandling = .convertToSRGB
     ) {
         self.limits = limits
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.frames = frames
+        self.strict = strict
+        self.colorProfiles = colorProfiles
     }
 
     /// The defaults: full size, every frame, default limits.
@@ -133,6 +153,8 @@ public struct DecodeOptions: Sendable, Hashable {
         var parts: [String] = []
         if let targetSize { parts.append("target=\(targetSize)/\(contentMode.rawValue)") }
         if frames == .first { parts.append("frames=first") }
+        if strict { parts.append("strict") }
+        if colorProfiles != .convertToSRGB { parts.append("profiles=\(colorProfiles.rawValue)") }
         return parts.joined(separator: ",")
     }
 }

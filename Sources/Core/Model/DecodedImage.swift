@@ -1,3 +1,5 @@
+import Foundation
+
 /// One frame of an image: a fully composited canvas and how long it is shown.
 public struct ImageFrame: Sendable, Equatable {
     /// The canvas, composited as a browser shows it (for animations, after disposal and blending).
@@ -28,6 +30,13 @@ public struct DecodedImage: Sendable, Equatable {
     public var encodedSize: Int
     /// Pixels per point for display (2 for @2x images); the UI size is the pixel size divided by it.
     public var scale: Double
+    /// What the decoder tolerated (corrupt data it decoded past, a malformed colour profile it ignored), in the
+    /// library's words; empty for a clean file. `DecodeOptions.strict` turns these into errors.
+    public var warnings: [String]
+    /// The ICC profile the pixels are in, when it was kept (`ColorProfileHandling.keep`); nil means sRGB.
+    public var iccProfile: Data?
+    /// The description of the profile the file embedded (converted or kept), nil when it had none.
+    public var colorProfileDescription: String?
 
     /// Creates an image; `frames` must not be empty.
     public init(
@@ -42,6 +51,9 @@ public struct DecodedImage: Sendable, Equatable {
         self.hasAlpha = hasAlpha
         self.encodedSize = encodedSize
         self.scale = scale
+        self.warnings = []
+        self.iccProfile = nil
+        self.colorProfileDescription = nil
     }
 
     /// A still image of one raster.

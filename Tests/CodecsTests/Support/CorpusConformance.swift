@@ -8,7 +8,8 @@ import ImagoCore
 /// canonical hashes (transparent pixels zeroed) are equal; `near` (16-bit PNG, CMYK rounding) → we equal either
 /// reference's hash, or are within ±2 of an oracle image when the corpus has one; `both_fail` → we throw an
 /// `ImagoError`. Files the references disagree on are recorded (what we do) but not judged, except where the
-/// corpus notes name the right answer (`knownCorrect`).
+/// corpus notes name the right answer (`knownCorrect`). Neither reference applies embedded ICC profiles, so files
+/// are decoded with `ColorProfileHandling.ignore` (colour management has its own tests against Pillow's ImageCms).
 struct CorpusConformance {
     /// What we did with one file.
     struct Outcome {
@@ -16,7 +17,6 @@ struct CorpusConformance {
         /// `nil` when the references disagree and no rule applies, or when we refuse by policy.
         let agrees: Bool?
         let detail: String
-        var refusedByPolicy = false
     }
 
     /// A folder's result.
@@ -26,17 +26,11 @@ struct CorpusConformance {
         /// Files both references decode alike or both refuse.
         var judged: [Outcome] { outcomes.filter { Self.agreeingVerdicts.contains($0.entry.verdict) } }
         var agreeing: Int { judged.filter { $0.agrees == true }.count }
-        var refusedByPolicy: [Outcome] { outcomes.filter(\.refusedByPolicy) }
         var line: String {
-            "\(folder): agreement \(agreeing) of \(judged.count) where the references agree, "
-                + "\(refusedByPolicy.count) refused as corrupt by policy (\(outcomes.count) files)"
+            "\(folder): agreement \(agreeing) of \(judged.count) where the references agree (\(outcomes.count) files)"
         }
         static let agreeingVerdicts: Set = ["identical", "identical_canon", "near", "both_fail"]
     }
-
-    /// The reasons of our corrupt-JPEG policy: libjpeg calls the entropy data truncated or corrupt, and the
-    /// references decode the padded picture anyway (see `JPEGCodec`).
-    static let policyReasons = ["Corrupt JPEG data", "Premature end of JPEG file"]
 
     /// Disagreements the corpus notes settle: file → which reference is right.
     static let knownCorrect: [String: Reference] = [
@@ -47,6 +41,9 @@ struct CorpusConformance {
     enum Reference { case pillow, imagemagick }
 
     let corpus: CorpusReference
+
+    /// The options every corpus file is decoded with: the references show stored samples, not colour-managed ones.
+    static let options = DecodeOptions(colorProfiles: .ignore)
 
     /// Decodes every file under `folder` with the first of `decoders` that sniffs it (none: a failure).
     func run(folder: String, decoders: [any ImageDecoder]) -> Summary {
@@ -61,7 +58,7 @@ struct CorpusConformance {
             guard let decoder = decoders.first(where: { $0.canDecode(header) }) else {
                 throw ImagoError(.decodingFailed(format: nil), "no decoder recognises the bytes")
             }
-            result = .success(try decoder.decode(data, options: .default))
+            result = .success(try decoder.decode(data, options: Self.options))
         } catch {
             result = .failure(error)
         }
@@ -76,11 +73,6 @@ struct CorpusConformance {
             switch entry.verdict {
             case "both_fail": return Outcome(entry: entry, agrees: typed, detail: typed ? detail : "untyped " + detail)
             case "identical", "identical_canon", "near":
-                if case .decodingFailed(.jpeg)? = (error as? ImagoError)?.kind,
-                    Self.policyReasons.contains(where: { "\(error)".contains($0) })
-                {
-                    return Outcome(entry: entry, agrees: nil, detail: detail, refusedByPolicy: true)
-                }
                 return Outcome(entry: entry, agrees: false, detail: detail)
             default: return Outcome(entry: entry, agrees: typed ? nil : false, detail: detail)
             }

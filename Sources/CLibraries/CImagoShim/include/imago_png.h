@@ -29,6 +29,18 @@ int imago_png_decoder_read_rgba(imago_png_decoder *decoder, uint8_t *pixels, siz
 const char *imago_png_decoder_message(const imago_png_decoder *decoder);
 void imago_png_decoder_destroy(imago_png_decoder *decoder);
 
+// MARK: Warnings and ICC profiles
+
+/// How many distinct warning texts a decoder keeps.
+#define IMAGO_PNG_MAX_WARNINGS 8
+/// Makes every libpng warning a failure (before imago_png_decoder_read_header).
+void imago_png_decoder_set_strict(imago_png_decoder *decoder, int strict);
+/// The text of kept warning `index`, in order, or NULL.
+const char *imago_png_decoder_warning(const imago_png_decoder *decoder, int index);
+/// After the header: the iCCP profile (decompressed, owned by the decoder); NULL with size 0 when there is none
+/// (libpng drops a profile whose header or tag table is invalid, with a warning).
+void imago_png_decoder_icc_profile(imago_png_decoder *decoder, const uint8_t **profile, size_t *size);
+
 /// How `imago_png_encode` writes RGBA input.
 typedef enum imago_png_layout {
     IMAGO_PNG_RGBA = 0,
@@ -42,5 +54,11 @@ typedef enum imago_png_layout {
 int imago_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
                      imago_png_layout layout, int compression_level, uint8_t **output, size_t *output_size,
                      char *message, size_t message_size);
+
+/// The same, embedding the ICC profile of `icc_size` bytes at `icc` (none when NULL) as iCCP; an RGB profile
+/// needs an RGB or RGBA layout.
+int imago_png_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
+                         imago_png_layout layout, int compression_level, const uint8_t *icc, size_t icc_size,
+                         uint8_t **output, size_t *output_size, char *message, size_t message_size);
 
 #endif
