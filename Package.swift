@@ -22,6 +22,13 @@ let cLibraries: [Target] = [
     .target(name: "CImagoShim", dependencies: ["CPNG", "CJPEG"], path: "Sources/CLibraries/CImagoShim"),
 ]
 
+// libcurl for the HTTP(S) transport `CurlTransport` (issue 17): typed wrappers of its variadic calls in shim.h.
+let curlLibrary: [Target] = [
+    .systemLibrary(
+        name: "CCurl", path: "Sources/CLibraries/CCurl", pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"])])
+]
+
 let codecDependencies: [Target.Dependency] = [
     "ImagoCore", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CWebPMux",
 ]
@@ -45,9 +52,9 @@ var products: [Product] = [
 ]
 
 var targets: [Target] =
-    cLibraries + colorLibraries + [
+    cLibraries + colorLibraries + curlLibrary + [
         .target(name: "ImagoCore", path: "Sources/Core"),
-        .target(name: "ImagoTransports", dependencies: ["ImagoCore"], path: "Sources/Transports"),
+        .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
         .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
         .target(
@@ -70,6 +77,34 @@ var targets: [Target] =
         .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
     ]
 
+// AVIF, HEIF/HEIC and JPEG XL (issue 14): three plugin modules, each over its own C library and Core only, so a user
+// who wants fewer C dependencies depends on the ones they need. The umbrella registers all three.
+let newFormats: [(module: String, folder: String, c: String, pkgConfig: String, apt: String)] = [
+    ("ImagoAVIF", "AVIF", "CAVIF", "libavif", "libavif-dev"),
+    ("ImagoHEIF", "HEIF", "CHEIF", "libheif", "libheif-dev"),
+    ("ImagoJXL", "JXL", "CJXL", "libjxl", "libjxl-dev"),
+]
+for format in newFormats {
+    products.append(.library(name: format.module, targets: [format.module]))
+    targets += [
+        .systemLibrary(
+            name: format.c, path: "Sources/CLibraries/\(format.c)", pkgConfig: format.pkgConfig,
+            providers: [.apt([format.apt])]),
+        .target(
+            name: format.module, dependencies: ["ImagoCore", .target(name: format.c)], path: "Sources/\(format.folder)"),
+        .testTarget(
+            name: "\(format.folder)Tests",
+            dependencies: [.target(name: format.module), "ImagoContracts", "ImagoTestSupport"],
+            resources: [.copy("Fixtures")]),
+    ]
+}
+for target in targets where target.name == "Imago" || target.name == "ImagoBenchmarks" {
+    target.dependencies += newFormats.map { .target(name: $0.module) }
+}
+for target in targets where target.name == "ImagoBenchmarks" {
+    target.dependencies += newFormats.map { .target(name: $0.c) }
+}
+
 // libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).
 if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
     // Only the fuzzers whose folder exists, so the package resolves while some are still being written.
@@ -81,6 +116,15 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
         targets.append(
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ImagoCodecs"], path: "Fuzz/\(name)"))
+    }
+    // The new formats' fuzzers (issue 14) link their own module as well.
+    for name in ["AVIF", "HEIF", "JXL"]
+    where FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent(name).path) {
+        products.append(.executable(name: "fuzz-\(name.lowercased())", targets: ["Fuzz\(name)"]))
+        targets.append(
+            .executableTarget(
+                name: "Fuzz\(name)", dependencies: ["FuzzSupport", .target(name: "Imago\(name)")],
+                path: "Fuzz/\(name)"))
     }
 }
 

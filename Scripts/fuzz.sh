@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target (png, jpeg, gif, webp) with ASan and runs it, seeded from the shared corpus.
 # Usage: Scripts/fuzz.sh FORMAT [SECONDS]   (default 180 s; findings land in fuzz-out/FORMAT/artifacts)
+# avif, heif and jxl are seeded from their test fixtures (the shared corpus has none of them).
 set -euo pipefail
-format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp [seconds]}"
+format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl [seconds]}"
 seconds="${2:-180}"
 case "$format" in
     png) folders=(pngsuite png-extra) ;;
     jpeg) folders=(jpeg) ;;
     gif) folders=(gif) ;;
     webp) folders=(webp) ;;
+    avif) folders=(); fixtures=Tests/AVIFTests/Fixtures/*.avif ;;
+    heif) folders=(); fixtures=Tests/HEIFTests/Fixtures/*.heic ;;
+    jxl) folders=(); fixtures=Tests/JXLTests/Fixtures/*.jxl ;;
     *) echo "unknown format: $format" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
@@ -27,6 +31,7 @@ IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz \
 
 work="fuzz-out/$format"
 mkdir -p "$work/seeds" "$work/artifacts" "$work/corpus"
+[ -n "${fixtures:-}" ] && cp $fixtures "$work/seeds/"
 for folder in "${folders[@]}"; do
     find "$corpus/$folder" -type f ! -name '*.md' ! -name 'LICENSE*' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
 done

@@ -2,8 +2,9 @@
 # Installs the Debian packages Imago builds against (the C codec libraries) and the tests use (python3 for the
 # loopback test server). Idempotent; needs root or sudo.
 set -euo pipefail
-packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript libhiredis-dev
-    redis-server redis-tools)
+packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
+    libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
+    libhiredis-dev redis-server redis-tools)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -10,7 +10,8 @@ import ImagoTestSupport
 
 /// What one 100 KB entry costs from each place a fleet member can get it, on loopback: a Redis hit (our
 /// `RedisDataCache` against a bare hiredis `GET`), a disk hit (`DiskDataCache` against reading the file) and a
-/// network fetch (`HTTPTransport` against a bare `URLSession` request) from a Python origin. Each case does
+/// network fetch (`CurlTransport`, the default HTTP transport on Linux, against a bare `URLSession` request) from a
+/// Python origin. Each case does
 /// `count` reads, so the figure in ms divided by `count` is the cost of one. A `redis-server` child on a free port
 /// and the origin are started once for all three and stopped when the benchmark exits.
 enum CacheTierBenchmark {
@@ -114,7 +115,7 @@ enum CacheTierBenchmark {
     static func networkFetch() throws -> BenchmarkCase {
         let fixture = try fixture()
         let url = fixture.origin.url("entry.bin")
-        let transport = HTTPTransport()
+        let transport = CurlTransport()
         let session = URLSession(configuration: .ephemeral)
         return BenchmarkCase(
             name: "tier network fetch 100 KB x\(count)",

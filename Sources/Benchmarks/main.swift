@@ -11,6 +11,9 @@ let cases: [() throws -> BenchmarkCase] = [
     GIFDecodeBenchmark.make,
     WebPDecodeBenchmark.make,
     WebPDecodeBenchmark.makeScaled,
+    AVIFDecodeBenchmark.make,
+    HEIFDecodeBenchmark.make,
+    JXLDecodeBenchmark.make,
     LoaderBatchBenchmark.make,
     LoaderMemoryHitBenchmark.make,
     MemoryCacheBenchmark.make,
@@ -20,6 +23,12 @@ let cases: [() throws -> BenchmarkCase] = [
     CacheTierBenchmark.diskHit,
     CacheTierBenchmark.networkFetch,
 ]
+
+// `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
+if CommandLine.arguments.dropFirst().first == "transports" {
+    try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 var results: [BenchmarkResult] = []

@@ -4,6 +4,7 @@ extension PluginRegistry {
     func registerStandardCodecFactories() {
         registerPNGAndJPEGFactories()
         registerGIFAndWebPFactories()
+        registerAVIFHEIFJXLFactories()
     }
 
     /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may

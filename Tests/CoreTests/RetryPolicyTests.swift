@@ -9,7 +9,7 @@ import Testing
         (.transportFailed(status: 429), true), (.transportFailed(status: 500), true),
         (.transportFailed(status: 503), true), (.timedOut, true), (.transportFailed(status: 404), false),
         (.transportFailed(status: 403), false), (.decodingFailed(format: .png), false), (.limitExceeded, false),
-        (.cancelled, false), (.tooLarge, false),
+        (.cancelled, false), (.tooLarge, false), (.addressRefused, false),
     ])
     func retryableKinds(kind: ImagoError.Kind, retryable: Bool) {
         #expect(RetryPolicy.default.isRetryable(ImagoError(kind, "x")) == retryable)

@@ -29,10 +29,16 @@ import Testing
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A loader of the real plugins, with a memory cache and a disk cache in `cacheFolder`.
-    func makeLoader(cacheFolder: String = "cache", settings: LoaderSettings? = nil) -> ImageLoader {
+    /// The HTTP(S) transports the network tests run with: libcurl's (the default on Linux) and URLSession's.
+    static let httpTransports = ["curl", "urlsession"]
+
+    /// A loader of the real plugins (`http` names the HTTP transport), with a memory cache and a disk cache in
+    /// `cacheFolder`.
+    func makeLoader(http: String = "curl", cacheFolder: String = "cache", settings: LoaderSettings? = nil)
+        -> ImageLoader
+    {
         let registry = PluginRegistry()
-        registry.register(HTTPTransport())
+        registry.register(http == "curl" ? CurlTransport() as any ImageTransport : HTTPTransport())
         registry.register(FileTransport())
         registry.register(DataURITransport())
         registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
@@ -47,8 +53,8 @@ import Testing
         return ImageLoader(registry: registry, settings: settings ?? defaults)
     }
 
-    @Test func fiftyCallersOfOneURLMakeOneRequestAndOneDecode() async throws {
-        let loader = makeLoader()
+    @Test(arguments: httpTransports) func fiftyCallersOfOneURLMakeOneRequestAndOneDecode(http: String) async throws {
+        let loader = makeLoader(http: http)
         let request = ImageRequest(url: server.url("/img/a.png?key=fifty"))
         let responses = try await withThrowingTaskGroup(of: ImageResponse.self) { group in
             for _ in 0..<50 { group.addTask { try await loader.image(for: request) } }
@@ -62,16 +68,16 @@ import Testing
         #expect(responses[0].image.raster[40, 10] == RGBA(0, 0, 255, 128))
     }
 
-    @Test func retriesServerErrorsAndReportsAttempts() async throws {
-        let loader = makeLoader()
+    @Test(arguments: httpTransports) func retriesServerErrorsAndReportsAttempts(http: String) async throws {
+        let loader = makeLoader(http: http)
         let response = try await loader.image(for: ImageRequest(url: server.url("/img/a.png?fail=2&key=flaky")))
         #expect(response.attempts == 3)
         #expect(response.origin == .network)
         #expect(try await server.count("flaky") == 3)
     }
 
-    @Test func notFoundIsOneRequestAndAClearError() async throws {
-        let loader = makeLoader()
+    @Test(arguments: httpTransports) func notFoundIsOneRequestAndAClearError(http: String) async throws {
+        let loader = makeLoader(http: http)
         let url = server.url("/img/missing.png?key=missing")
         let error = await #expect(throws: ImagoError.self) { try await loader.image(for: ImageRequest(url: url)) }
         #expect(error?.statusCode == 404)
@@ -79,8 +85,8 @@ import Testing
         #expect(try await server.count("missing") == 1)
     }
 
-    @Test func notAnImage() async throws {
-        let loader = makeLoader()
+    @Test(arguments: httpTransports) func notAnImage(http: String) async throws {
+        let loader = makeLoader(http: http)
         let error = await #expect(throws: ImagoError.self) {
             try await loader.image(for: ImageRequest(url: self.server.url("/img/text.txt")))
         }
@@ -88,13 +94,13 @@ import Testing
         #expect(error?.reason == "not an image: unknown format")
     }
 
-    @Test func memoryThenDiskThenRevalidation() async throws {
+    @Test(arguments: httpTransports) func memoryThenDiskThenRevalidation(http: String) async throws {
         let request = ImageRequest(url: server.url("/img/a.png?etag=%22v1%22&cc=no-cache&key=reval"))
-        let first = makeLoader(cacheFolder: "reval")
+        let first = makeLoader(http: http, cacheFolder: "reval")
         #expect(try await first.image(for: request).origin == .network)
         #expect(try await first.image(for: request).origin == .memory)
         // A second loader: empty memory cache, warm disk cache with a stale entry that has an ETag.
-        let second = makeLoader(cacheFolder: "reval")
+        let second = makeLoader(http: http, cacheFolder: "reval")
         let revalidated = try await second.image(for: request)
         #expect(revalidated.origin == .disk)
         #expect(revalidated.attempts == 1)
@@ -102,10 +108,10 @@ import Testing
         #expect(try await server.count("reval") == 2)
     }
 
-    @Test func freshDiskEntryNeedsNoRequest() async throws {
+    @Test(arguments: httpTransports) func freshDiskEntryNeedsNoRequest(http: String) async throws {
         let request = ImageRequest(url: server.url("/img/a.png?cc=max-age%3D600&key=fresh"))
-        _ = try await makeLoader(cacheFolder: "fresh").image(for: request)
-        let response = try await makeLoader(cacheFolder: "fresh").image(for: request)
+        _ = try await makeLoader(http: http, cacheFolder: "fresh").image(for: request)
+        let response = try await makeLoader(http: http, cacheFolder: "fresh").image(for: request)
         #expect(response.origin == .disk)
         #expect(response.attempts == 0)
         #expect(try await server.count("fresh") == 1)

@@ -4,8 +4,10 @@ import ImagoTransports
 import Testing
 
 extension HTTPTransportTests {
-    @Test func idleTimeoutEndsAFetchTheServerNeverAnswers() async throws {
-        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.3))
+    @Test(arguments: HTTPTransportKind.allCases) func idleTimeoutEndsAFetchTheServerNeverAnswers(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make(.init(idleTimeout: 0.3))
         let url = try loopback().url("/hang")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -16,8 +18,10 @@ extension HTTPTransportTests {
         #expect(recording.events.isEmpty)
     }
 
-    @Test func idleTimeoutEndsABodyThatStalls() async throws {
-        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.3))
+    @Test(arguments: HTTPTransportKind.allCases) func idleTimeoutEndsABodyThatStalls(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make(.init(idleTimeout: 0.3))
         let url = try loopback().url("/trickle?n=100&chunk=10&interval=2")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -26,9 +30,11 @@ extension HTTPTransportTests {
         #expect(recording.body == expectedBody(10))
     }
 
-    @Test func totalDeadlineEndsABodyThatKeepsTrickling() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func totalDeadlineEndsABodyThatKeepsTrickling(
+        _ kind: HTTPTransportKind
+    ) async throws {
         // Every chunk comes well within the idle timeout, but the whole takes too long.
-        let transport = HTTPTransport(configuration: .init(idleTimeout: 5, totalDeadline: 0.4))
+        let transport = kind.make(.init(idleTimeout: 5, totalDeadline: 0.4))
         let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.05")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -38,8 +44,10 @@ extension HTTPTransportTests {
         #expect(recording.body.count < 1000)
     }
 
-    @Test func refusesADeclaredLengthOverTheCapBeforeTheBody() async throws {
-        let transport = HTTPTransport(configuration: .init(maxBytes: 1_000_000))
+    @Test(arguments: HTTPTransportKind.allCases) func refusesADeclaredLengthOverTheCapBeforeTheBody(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make(.init(maxBytes: 1_000_000))
         let url = try loopback().url("/huge")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -50,8 +58,10 @@ extension HTTPTransportTests {
         #expect(recording.events.isEmpty)
     }
 
-    @Test func cutsABodyThatGrowsPastTheCap() async throws {
-        let transport = HTTPTransport(configuration: .init(maxBytes: 50_000))
+    @Test(arguments: HTTPTransportKind.allCases) func cutsABodyThatGrowsPastTheCap(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make(.init(maxBytes: 50_000))
         let url = try loopback().url("/chunked?n=200000&chunk=10000")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -61,9 +71,9 @@ extension HTTPTransportTests {
         #expect(recording.body == expectedBody(recording.body.count))
     }
 
-    @Test func failsATruncatedBody() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func failsATruncatedBody(_ kind: HTTPTransportKind) async throws {
         let url = try loopback().url("/cut?n=1000&send=100")
-        let recording = await TransportRecording.record(HTTPTransport().fetch(TransportRequest(url: url)))
+        let recording = await TransportRecording.record(kind.make().fetch(TransportRequest(url: url)))
 
         let error = try #require(recording.imagoError)
         #expect(error.kind == .transportFailed(status: nil))
@@ -72,11 +82,13 @@ extension HTTPTransportTests {
         #expect(recording.body.count <= 100)
     }
 
-    @Test func cancellingTheConsumingTaskStopsTheTransferAtOnce() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func cancellingTheConsumingTaskStopsTheTransferAtOnce(
+        _ kind: HTTPTransportKind
+    ) async throws {
         let server = try loopback()
         let id = UUID().uuidString
         let url = server.url("/trickle?n=100000&chunk=100&interval=0.02&id=\(id)")
-        let transport = transport
+        let transport = kind.make()
         let firstBytes = AsyncStream.makeStream(of: Void.self)
         let proceed = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
@@ -102,7 +114,10 @@ extension HTTPTransportTests {
         #expect(try await waitForDisconnect(id: id, on: server))
     }
 
-    @Test func stoppingIterationCancelsTheTransfer() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func stoppingIterationCancelsTheTransfer(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let server = try loopback()
         let id = UUID().uuidString
         let url = server.url("/trickle?n=100000&chunk=100&interval=0.05&id=\(id)")
@@ -113,9 +128,11 @@ extension HTTPTransportTests {
         #expect(disconnected)
     }
 
-    @Test func timeoutsAcceptFractionalSecondsBelowOne() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func timeoutsAcceptFractionalSecondsBelowOne(_ kind: HTTPTransportKind)
+        async throws
+    {
         // URLSession on Linux would turn 0.5 s into 0 and fail at once; the transport must not.
-        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.5, totalDeadline: 0.9))
+        let transport = kind.make(.init(idleTimeout: 0.5, totalDeadline: 0.9))
         let url = try loopback().url("/bytes?n=1000&delay=0.1")
         let fetched = try await transport.fetchAll(TransportRequest(url: url))
         #expect(fetched.data == expectedBody(1000))

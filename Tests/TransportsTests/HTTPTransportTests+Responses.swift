@@ -4,15 +4,18 @@ import ImagoTransports
 import Testing
 
 extension HTTPTransportTests {
-    @Test func followsRedirectsWithinTheLimit() async throws {
-        let transport = HTTPTransport(configuration: .init(maxRedirects: 3))
+    @Test(arguments: HTTPTransportKind.allCases) func followsRedirectsWithinTheLimit(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make(.init(maxRedirects: 3))
         let fetched = try await transport.fetchAll(TransportRequest(url: try loopback().url("/redirect?n=3")))
         #expect(fetched.data == expectedBody(10))
         #expect(fetched.metadata.finalURL?.path == "/bytes")
     }
 
-    @Test func failsPastTheRedirectLimit() async throws {
-        let transport = HTTPTransport(configuration: .init(maxRedirects: 2))
+    @Test(arguments: HTTPTransportKind.allCases) func failsPastTheRedirectLimit(_ kind: HTTPTransportKind) async throws
+    {
+        let transport = kind.make(.init(maxRedirects: 2))
         let url = try loopback().url("/redirect?n=3")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
@@ -22,21 +25,27 @@ extension HTTPTransportTests {
         #expect(recording.events.isEmpty)
     }
 
-    @Test func failsARedirectLoop() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func failsARedirectLoop(_ kind: HTTPTransportKind) async throws {
+        let transport = kind.make()
         let recording = await TransportRecording.record(
             transport.fetch(TransportRequest(url: try loopback().url("/loop"))))
         #expect(recording.imagoError?.kind == .transportFailed(status: 302))
         #expect(recording.imagoError?.reason == "too many redirects (more than 10)")
     }
 
-    @Test func zeroRedirectsAllowedRefusesTheFirst() async throws {
-        let transport = HTTPTransport(configuration: .init(maxRedirects: 0))
+    @Test(arguments: HTTPTransportKind.allCases) func zeroRedirectsAllowedRefusesTheFirst(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make(.init(maxRedirects: 0))
         let recording = await TransportRecording.record(
             transport.fetch(TransportRequest(url: try loopback().url("/redirect?n=1"))))
         #expect(recording.imagoError?.reason == "too many redirects (more than 0)")
     }
 
-    @Test func neverRedirectsToAnotherScheme() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func neverRedirectsToAnotherScheme(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let url = try loopback().url("/redirect-to?location=file:///etc/passwd")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
@@ -45,8 +54,12 @@ extension HTTPTransportTests {
         #expect(recording.events.isEmpty)
     }
 
-    @Test(arguments: [(404, "404 Not Found"), (500, "500 Internal Server Error"), (403, "403 Forbidden")])
-    func failsOtherStatusesWithoutDeliveringTheBody(status: Int, reason: String) async throws {
+    @Test(
+        arguments: HTTPTransportKind.allCases,
+        [(404, "404 Not Found"), (500, "500 Internal Server Error"), (403, "403 Forbidden")])
+    func failsOtherStatusesWithoutDeliveringTheBody(_ kind: HTTPTransportKind, _ expected: (Int, String)) async throws {
+        let (status, reason) = expected
+        let transport = kind.make()
         let url = try loopback().url("/status?code=\(status)")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
@@ -57,7 +70,10 @@ extension HTTPTransportTests {
         #expect(recording.events.isEmpty)
     }
 
-    @Test func surfacesRetryAfterInSeconds() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func surfacesRetryAfterInSeconds(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let url = try loopback().url("/status?code=503&retry_after=7")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         #expect(recording.imagoError?.kind == .transportFailed(status: 503))
@@ -65,7 +81,10 @@ extension HTTPTransportTests {
         #expect(recording.imagoError?.retryAfter == 7)
     }
 
-    @Test func surfacesRetryAfterAsAnHTTPDate() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func surfacesRetryAfterAsAnHTTPDate(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -78,7 +97,10 @@ extension HTTPTransportTests {
         #expect(retryAfter > 100 && retryAfter <= 120)
     }
 
-    @Test func refusesConnectionsNobodyAnswers() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func refusesConnectionsNobodyAnswers(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         // Port 1 on the loopback interface has no listener.
         let url = URL(string: "http://127.0.0.1:1/image.png")!
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
@@ -90,7 +112,10 @@ extension HTTPTransportTests {
 }
 
 extension HTTPTransportTests {
-    @Test func keepsHeadersAcrossASameHostRedirect() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func keepsHeadersAcrossASameHostRedirect(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let request = TransportRequest(
             url: try loopback().url("/redirect-to?location=/echo"), headers: ["Authorization": "Bearer token"])
         let fetched = try await transport.fetchAll(request)
@@ -100,9 +125,11 @@ extension HTTPTransportTests {
         #expect(fetched.metadata.finalURL?.path == "/echo")
     }
 
-    @Test func idleTimeoutRestartsWithEveryChunk() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func idleTimeoutRestartsWithEveryChunk(_ kind: HTTPTransportKind)
+        async throws
+    {
         // Each chunk comes well within the idle timeout although the whole body takes longer than it.
-        let transport = HTTPTransport(configuration: .init(idleTimeout: 0.6))
+        let transport = kind.make(.init(idleTimeout: 0.6))
         let url = try loopback().url("/trickle?n=1000&chunk=100&interval=0.1")
         let fetched = try await transport.fetchAll(TransportRequest(url: url))
         #expect(fetched.data == expectedBody(1000))

@@ -5,10 +5,11 @@ import Testing
 @testable import ImagoTransports
 
 extension HTTPTransportTests {
-    @Test(arguments: [
-        "http://127.0.0.1/a\r\nHost: evil.example", "http://127.0.0.1/a%0D%0AX-Injected:%201", "http://a%0d%0ab/x",
-    ])
-    func refusesURLsWithControlCharacters(text: String) async throws {
+    @Test(
+        arguments: HTTPTransportKind.allCases,
+        ["http://127.0.0.1/a\r\nHost: evil.example", "http://127.0.0.1/a%0D%0AX-Injected:%201", "http://a%0d%0ab/x"])
+    func refusesURLsWithControlCharacters(_ kind: HTTPTransportKind, text: String) async throws {
+        let transport = kind.make()
         let url = try #require(URL(string: text))
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
@@ -17,15 +18,19 @@ extension HTTPTransportTests {
         #expect(error.source == url.absoluteString)
     }
 
-    @Test(arguments: ["http:///image.png", "https:image.png", "http://"])
-    func refusesURLsWithoutAHost(text: String) async throws {
+    @Test(arguments: HTTPTransportKind.allCases, ["http:///image.png", "https:image.png", "http://"])
+    func refusesURLsWithoutAHost(_ kind: HTTPTransportKind, text: String) async throws {
+        let transport = kind.make()
         let url = try #require(URL(string: text))
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         #expect(recording.imagoError?.kind == .invalidSource)
         #expect(recording.imagoError?.reason == "invalid source: the URL has no host")
     }
 
-    @Test func refusesHeaderValuesThatWouldInjectAnotherHeader() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func refusesHeaderValuesThatWouldInjectAnotherHeader(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make()
         let request = TransportRequest(
             url: try loopback().url("/echo"), headers: ["X-Note": "a\r\nX-Injected: 1"])
         let recording = await TransportRecording.record(transport.fetch(request))
@@ -33,7 +38,8 @@ extension HTTPTransportTests {
         #expect(recording.imagoError?.reason == "invalid value for header X-Note: it contains control characters")
     }
 
-    @Test func refusesOtherSchemes() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func refusesOtherSchemes(_ kind: HTTPTransportKind) async throws {
+        let transport = kind.make()
         let url = URL(string: "ftp://127.0.0.1/a.png")!
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         #expect(recording.imagoError?.kind == .unsupportedScheme)

@@ -5,9 +5,10 @@ import Testing
 
 @Suite(.loopbackServer)
 struct HTTPTransportTests {
-    let transport = HTTPTransport()
-
-    @Test func streamsTheBodyAfterOneResponseWithItsMetadata() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func streamsTheBodyAfterOneResponseWithItsMetadata(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make()
         let url = try loopback().url("/bytes?n=200000&type=image/png&etag=%22v1%22")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -26,7 +27,10 @@ struct HTTPTransportTests {
         #expect(metadata.finalURL == url)
     }
 
-    @Test func deliversBytesAsTheyArriveWithMonotonicProgress() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func deliversBytesAsTheyArriveWithMonotonicProgress(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make()
         let url = try loopback().url("/trickle?n=1000&chunk=100&interval=0.02")
         let progress = ProgressLog()
         let fetched = try await transport.fetchAll(TransportRequest(url: url)) { progress.append($0) }
@@ -40,7 +44,10 @@ struct HTTPTransportTests {
         #expect(steps.last?.received == 1000)
     }
 
-    @Test func streamsChunkedBodiesWithoutALength() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func streamsChunkedBodiesWithoutALength(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let url = try loopback().url("/chunked?n=50000&chunk=1000")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
@@ -50,9 +57,11 @@ struct HTTPTransportTests {
         #expect(recording.body == expectedBody(50000))
     }
 
-    @Test func sendsConfiguredPerRequestAndConditionalHeaders() async throws {
-        let transport = HTTPTransport(
-            configuration: .init(headers: ["X-Team": "imago", "Accept": "image/*"]))
+    @Test(arguments: HTTPTransportKind.allCases) func sendsConfiguredPerRequestAndConditionalHeaders(
+        _ kind: HTTPTransportKind
+    ) async throws {
+        let transport = kind.make(
+            .init(headers: ["X-Team": "imago", "Accept": "image/*"]))
         let request = TransportRequest(
             url: try loopback().url("/echo"), headers: ["Authorization": "Bearer token", "Accept": "image/png"],
             ifModifiedSince: "Wed, 21 Oct 2015 07:28:00 GMT")
@@ -67,14 +76,18 @@ struct HTTPTransportTests {
         #expect(headers["if-modified-since"] == "Wed, 21 Oct 2015 07:28:00 GMT")
     }
 
-    @Test func configuredUserAgentIsSent() async throws {
-        let transport = HTTPTransport(configuration: .init(userAgent: "Tester/2"))
+    @Test(arguments: HTTPTransportKind.allCases) func configuredUserAgentIsSent(_ kind: HTTPTransportKind) async throws
+    {
+        let transport = kind.make(.init(userAgent: "Tester/2"))
         let fetched = try await transport.fetchAll(TransportRequest(url: try loopback().url("/echo")))
         let headers = try #require(try JSONSerialization.jsonObject(with: fetched.data) as? [String: String])
         #expect(headers["user-agent"] == "Tester/2")
     }
 
-    @Test func answersNotModifiedWithMetadataAndNoBody() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func answersNotModifiedWithMetadataAndNoBody(_ kind: HTTPTransportKind)
+        async throws
+    {
+        let transport = kind.make()
         let url = try loopback().url("/bytes?n=500&etag=v7")
         let recording = await TransportRecording.record(
             transport.fetch(TransportRequest(url: url, ifNoneMatch: "v7")))
@@ -90,9 +103,9 @@ struct HTTPTransportTests {
         #expect(changed.data == expectedBody(500))
     }
 
-    @Test func servesManyFetchesAtOnce() async throws {
+    @Test(arguments: HTTPTransportKind.allCases) func servesManyFetchesAtOnce(_ kind: HTTPTransportKind) async throws {
         let server = try loopback()
-        let transport = transport
+        let transport = kind.make()
         let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
             for index in 0..<40 {
                 group.addTask {

@@ -5,16 +5,16 @@ import Imago
 enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
-        synopsis: "SRC -o DEST [--format png|jpeg|webp|gif] [--quality Q] [--lossless] "
+        synopsis: "SRC -o DEST [--format \(OutputFormatNames.summary)] [--quality Q] [--lossless] "
             + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
             + "[--keep-profile]",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
             .option("output", "DEST", short: "o", "where to write (written atomically)"),
-            .option("format", "F", "output format: png, jpeg, webp or gif (default: from DEST's extension)"),
+            .option("format", "F", "output format: \(OutputFormatNames.summary) (default: from DEST's extension)"),
             .option("quality", "Q", "quality 0-100 for lossy formats (default 85)"),
-            .toggle("lossless", "lossless WebP"),
+            .toggle("lossless", "lossless WebP, AVIF, JPEG XL or HEIC (HEIC within 1 per channel)"),
             .option("max-size", "N", "shrink to fit within NxN (never enlarges)"),
             .option("resize", "WxH", "scale to WxH (see --mode)"),
             .option("mode", "fit|fill", "with --resize: fit inside (default) or fill and crop"),
@@ -81,12 +81,13 @@ enum ConvertCommand: Command {
 
     /// `--format`, else the format DEST's extension names.
     static func outputFormat(_ arguments: ParsedArguments, destination: String) throws(UsageError) -> ImageFormat {
-        if let name = try arguments.choice("format", ["png", "jpeg", "jpg", "webp", "gif"]) {
-            return name == "jpg" ? .jpeg : ImageFormat(name)
+        if let name = try arguments.choice("format", OutputFormatNames.choices) {
+            return OutputFormatNames.format(name) ?? ImageFormat(name)
         }
         let pathExtension = URL(fileURLWithPath: destination).pathExtension
-        guard let format = ImageFormat(fileExtension: pathExtension), [.png, .jpeg, .webp, .gif].contains(format) else {
-            throw UsageError("cannot tell the format from \"\(destination)\": give --format png|jpeg|webp|gif")
+        guard let format = OutputFormatNames.format(pathExtension) else {
+            throw UsageError(
+                "cannot tell the format from \"\(destination)\": give --format \(OutputFormatNames.summary)")
         }
         return format
     }

@@ -14,7 +14,8 @@ enum LoadCommand: Command {
             .option("out", "DIR", "write each image into DIR (atomically)"),
             .option("max-size", "N", "shrink each image to fit within NxN"),
             .option(
-                "format", "F", "format of the files written to DIR: png, jpeg, webp or gif (default: the source's)"),
+                "format", "F",
+                "format of the files written to DIR: \(OutputFormatNames.summary) (default: the source's)"),
             .option("concurrency", "N", "most loads at once (default: the configuration's, 8)"),
             .option("retries", "N", "retries of a failed fetch (default: the configuration's, 2)"),
             .option("timeout", "S", "seconds each source may take in all"),

@@ -19,8 +19,8 @@ struct LoadOptions: Sendable {
         sources = arguments.positionals
         outputDirectory = arguments.string("out").map { URL(fileURLWithPath: $0, isDirectory: true) }
         maxSize = try arguments.int("max-size", in: 1...65_535)
-        format = try arguments.choice("format", ["png", "jpeg", "jpg", "webp", "gif"]).map {
-            $0 == "jpg" ? .jpeg : ImageFormat($0)
+        format = try arguments.choice("format", OutputFormatNames.choices).map {
+            OutputFormatNames.format($0) ?? ImageFormat($0)
         }
         concurrency = try arguments.int("concurrency", in: 1...1024)
         retries = try arguments.int("retries", in: 0...99)

@@ -30,6 +30,9 @@ public struct ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
         case processingFailed
         /// A configuration is invalid; the message names the key's path.
         case invalidConfiguration
+        /// The transport's connection filter refused every address of the source's host; nothing was sent.
+        /// Not worth retrying: the same addresses would be refused again.
+        case addressRefused
 
         /// A stable name for scripts and JSON output, for example `"transportFailed"`.
         public var name: String {
@@ -46,6 +49,7 @@ public struct ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
             case .cacheFailed: "cacheFailed"
             case .processingFailed: "processingFailed"
             case .invalidConfiguration: "invalidConfiguration"
+            case .addressRefused: "addressRefused"
             }
         }
     }

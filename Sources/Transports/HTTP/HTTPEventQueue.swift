@@ -12,6 +12,12 @@ final class HTTPEventQueue: Sendable {
         var waiter: CheckedContinuation<TransportEvent?, any Error>?
         var isCancelled = false
         var onCancel: (@Sendable () -> Void)?
+        /// Bytes queued and not yet pulled, for back-pressure.
+        var bufferedBytes = 0
+        /// Set when a producer was told to pause; cleared (running `onResume`) once the consumer caught up.
+        var isProducerPaused = false
+        var resumeBelow = 0
+        var onResume: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -21,18 +27,37 @@ final class HTTPEventQueue: Sendable {
         state.withLock { $0.onCancel = handler }
     }
 
+    /// Sets what runs (once per pause) when the consumer has caught up with a producer `push(_:pausingAbove:)`
+    /// paused: fewer than half the limit's bytes are still queued.
+    func onResume(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onResume = handler }
+    }
+
     /// Adds an event, or hands it straight to a waiting consumer; ignored once the queue has ended.
     func push(_ event: TransportEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, any Error>? in
-            guard state.ending == nil, !state.isCancelled else { return nil }
+        _ = push(event, pausingAbove: nil)
+    }
+
+    /// Adds `event` unless `limit` bytes already wait for the consumer: then nothing is added, the producer counts
+    /// as paused, and `false` tells it to stop until `onResume` runs.
+    func push(_ event: TransportEvent, pausingAbove limit: Int?) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<TransportEvent?, any Error>?) in
+            guard state.ending == nil, !state.isCancelled else { return (true, nil) }
             guard let waiter = state.waiter else {
+                if let limit, state.bufferedBytes >= limit {
+                    state.isProducerPaused = true
+                    state.resumeBelow = limit / 2
+                    return (false, nil)
+                }
+                if case .bytes(let data) = event { state.bufferedBytes += data.count }
                 state.events.append(event)
-                return nil
+                return (true, nil)
             }
             state.waiter = nil
-            return waiter
+            return (true, waiter)
         }
         waiter?.resume(returning: event)
+        return accepted
     }
 
     /// Ends the queue: the consumer gets the events still queued, then the end (or `error`).
@@ -54,6 +79,7 @@ final class HTTPEventQueue: Sendable {
                 state.events.removeAll()
                 state.waiter = nil
                 state.onCancel = nil
+                state.onResume = nil
             }
             return (state.waiter, state.onCancel)
         }
@@ -69,17 +95,31 @@ final class HTTPEventQueue: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                var resume: (@Sendable () -> Void)?
                 let ready = state.withLock { state -> Result<TransportEvent?, ImagoError>? in
                     if state.isCancelled { return .success(nil) }
-                    if !state.events.isEmpty { return .success(state.events.removeFirst()) }
+                    if !state.events.isEmpty {
+                        let event = state.events.removeFirst()
+                        if case .bytes(let data) = event { state.bufferedBytes -= data.count }
+                        if state.isProducerPaused, state.bufferedBytes <= state.resumeBelow {
+                            state.isProducerPaused = false
+                            resume = state.onResume
+                        }
+                        return .success(event)
+                    }
                     switch state.ending {
                     case .failure(let error): return .failure(error)
                     case .success: return .success(nil)
                     case nil:
+                        if state.isProducerPaused {
+                            state.isProducerPaused = false
+                            resume = state.onResume
+                        }
                         state.waiter = continuation
                         return nil
                     }
                 }
+                resume?()
                 if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
             }
         } onCancel: {

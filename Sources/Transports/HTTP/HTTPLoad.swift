@@ -23,7 +23,7 @@ final class HTTPLoad: Sendable {
 
     private struct State {
         var task: URLSessionTask?
-        var watchdog: Task<Void, Never>?
+        var watchdog: (any DispatchSourceTimer)?
         var isFinished = false
         var hasResponse = false
         var received: Int64 = 0
@@ -44,15 +44,20 @@ final class HTTPLoad: Sendable {
 
     /// Starts the task and the watchdog that enforces the deadlines.
     func start(_ task: URLSessionTask) {
-        let watchdog = Task<Void, Never> { [weak self] in await self?.watchDeadlines() }
+        let firstCheck = min(configuration.idleTimeout, configuration.totalDeadline)
         let started = state.withLock { state in
             guard !state.isFinished else { return false }
+            // A dispatch timer, not a sleeping Task: the deadlines hold even while the cooperative pool is busy
+            // (synchronous tests and blocking work elsewhere in the process used to hold them up for seconds).
+            let watchdog = DispatchSource.makeTimerSource(queue: Self.deadlineQueue)
+            watchdog.setEventHandler { [weak self] in self?.checkDeadlines() }
+            watchdog.schedule(deadline: .now() + firstCheck, leeway: .milliseconds(5))
             state.task = task
             state.watchdog = watchdog
+            watchdog.resume()
             return true
         }
         guard started else {
-            watchdog.cancel()
             callbackQueue.addOperation { task.cancel() }
             return
         }
@@ -171,28 +176,28 @@ final class HTTPLoad: Sendable {
 
     // MARK: Deadlines
 
-    private func watchDeadlines() async {
-        let clock = ContinuousClock()
+    /// Where the watchdogs of every load fire.
+    private static let deadlineQueue = DispatchQueue(label: "Imago.HTTPTransport.deadlines")
+
+    /// Fails the fetch if a deadline has passed, else sets the watchdog for the nearer one.
+    private func checkDeadlines() {
+        let (lastActivity, hasResponse, watchdog) = state.withLock { ($0.lastActivity, $0.hasResponse, $0.watchdog) }
+        guard let watchdog else { return }
+        let now = ContinuousClock.now
         let total = startedAt.advanced(by: .seconds(configuration.totalDeadline))
-        let idle = Duration.seconds(configuration.idleTimeout)
-        while !Task.isCancelled {
-            let (lastActivity, hasResponse) = state.withLock { ($0.lastActivity, $0.hasResponse) }
-            let idleEnd = lastActivity.advanced(by: idle)
-            if clock.now >= total {
-                let seconds = Self.format(configuration.totalDeadline)
-                return fail(.timedOut, "timed out after \(seconds) s (total deadline)")
-            }
-            if clock.now >= idleEnd {
-                let seconds = Self.format(configuration.idleTimeout)
-                let waiting = hasResponse ? "waiting for data" : "waiting for a response"
-                return fail(.timedOut, "timed out after \(seconds) s \(waiting)")
-            }
-            do {
-                try await clock.sleep(until: min(idleEnd, total), tolerance: .milliseconds(5))
-            } catch {
-                return
-            }
+        let idleEnd = lastActivity.advanced(by: .seconds(configuration.idleTimeout))
+        if now >= total {
+            let seconds = Self.format(configuration.totalDeadline)
+            return fail(.timedOut, "timed out after \(seconds) s (total deadline)")
         }
+        if now >= idleEnd {
+            let seconds = Self.format(configuration.idleTimeout)
+            let waiting = hasResponse ? "waiting for data" : "waiting for a response"
+            return fail(.timedOut, "timed out after \(seconds) s \(waiting)")
+        }
+        let (wholeSeconds, attoseconds) = (min(idleEnd, total) - now).components
+        let nanoseconds = Int(wholeSeconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        watchdog.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(5))
     }
 
     /// `0.3`, `30`: seconds without a useless `.0`.
@@ -208,7 +213,7 @@ final class HTTPLoad: Sendable {
 
     /// Ends the fetch once: cancels the task and the watchdog, then ends the stream (with `error`, if any).
     private func finish(throwing error: ImagoError?) {
-        let resources = state.withLock { state -> (URLSessionTask?, Task<Void, Never>?)? in
+        let resources = state.withLock { state -> (URLSessionTask?, (any DispatchSourceTimer)?)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             defer {

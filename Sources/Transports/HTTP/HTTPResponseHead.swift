@@ -11,14 +11,19 @@ struct HTTPResponseHead {
     let metadata: TransportMetadata
 
     init(_ response: HTTPURLResponse, now: Date = Date()) {
-        statusCode = response.statusCode
-        let fields = Self.lowercasedFields(of: response)
-        // A compressed body's length is not the length of the bytes URLSession hands over after inflating it.
+        self.init(
+            statusCode: response.statusCode, fields: Self.lowercasedFields(of: response), url: response.url, now: now)
+    }
+
+    /// A head from its status and its header fields (names lowercased), as read from the wire.
+    init(statusCode: Int, fields: [String: String], url: URL?, now: Date = Date()) {
+        self.statusCode = statusCode
+        // A compressed body's length is not the length of the bytes handed over after inflating it.
         let encoding = fields["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased()
         let isEncoded = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
         let length = fields["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         metadata = TransportMetadata(
-            statusCode: response.statusCode,
+            statusCode: statusCode,
             expectedLength: isEncoded ? nil : length.flatMap { $0 >= 0 ? $0 : nil },
             contentType: fields["content-type"],
             etag: fields["etag"],
@@ -27,7 +32,7 @@ struct HTTPResponseHead {
             expires: fields["expires"],
             date: fields["date"],
             retryAfter: fields["retry-after"].flatMap { Self.retryAfterSeconds($0, now: now) },
-            finalURL: response.url)
+            finalURL: url)
     }
 
     /// `404 Not Found`: the status with its standard phrase.

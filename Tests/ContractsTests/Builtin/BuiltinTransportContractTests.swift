@@ -31,11 +31,14 @@ import Testing
         #expect(report.passed, "\(report)")
     }
 
-    @Test func httpTransportKeepsTheTransportContract() async throws {
+    /// Both HTTP(S) transports: libcurl's (the default on Linux) and URLSession's.
+    @Test(arguments: ["curl", "urlsession"])
+    func httpTransportKeepsTheTransportContract(name: String) async throws {
         let server = try LocalHTTPServer()
         defer { server.stop() }
+        let transport: any ImageTransport = name == "curl" ? CurlTransport() : HTTPTransport()
         let contract = ImageTransportContract(
-            transport: HTTPTransport(), serve: { try server.serve($0) }, missingSource: server.missingURL)
+            transport: transport, serve: { try server.serve($0) }, missingSource: server.missingURL)
         let report = await contract.run()
         #expect(report.passed, "\(report)")
     }

@@ -4,7 +4,10 @@
 /// `/trickle` [n, chunk, interval, id] sends slowly and records a disconnect under `id` (read it at `/events?id=`);
 /// `/hang` never answers; `/cut` [n, send] declares n bytes, sends fewer and closes; `/chunked` [n, chunk] has no
 /// length; `/huge` declares a terabyte; `/redirect` [n] redirects n times; `/loop` redirects to itself;
-/// `/redirect-to` [location]; `/status` [code, retry_after]; `/echo` returns the request headers as JSON.
+/// `/redirect-to` [location]; `/status` [code, retry_after]; `/echo` returns the request headers as JSON;
+/// `/stream` [n, chunk, id] sends as fast as the client reads, recording under `id` how much it has sent so far;
+/// `/peer` [delay] answers the client's port (which tells connections apart). Any request with `seen` records
+/// `{"seen": true}` under that id.
 let loopbackServerScript = #"""
     import json, os, socket, sys, threading, time
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,8 +22,11 @@ let loopbackServerScript = #"""
             events[key] = value
 
 
+    PATTERN = bytes(range(251))
+
+
     def body_of(n):
-        return bytes(i % 251 for i in range(n))
+        return (PATTERN * (n // 251 + 1))[:n]
 
 
     class Handler(BaseHTTPRequestHandler):
@@ -32,6 +38,8 @@ let loopbackServerScript = #"""
         def do_GET(self):
             url = urlparse(self.path)
             self.query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            if "seen" in self.query:
+                record(self.query["seen"], {"seen": True})
             route = getattr(self, "route_" + url.path.strip("/").replace("-", "_"), None)
             if route is None:
                 return self.send_body(404, b"no such route")
@@ -148,6 +156,24 @@ let loopbackServerScript = #"""
         def route_echo(self):
             body = json.dumps({k.lower(): v for k, v in self.headers.items()}).encode()
             self.send_body(200, body, {"Content-Type": "application/json"})
+
+        def route_stream(self):
+            n, chunk, key = int(self.number("n", 1000)), int(self.number("chunk", 65536)), self.query.get("id")
+            self.send_response(200)
+            self.send_header("Content-Length", str(n))
+            self.end_headers()
+            block, sent = body_of(chunk + 251), 0
+            while sent < n:
+                size = min(chunk, n - sent)
+                offset = sent % 251
+                self.wfile.write(block[offset:offset + size])
+                sent += size
+                if key:
+                    record(key, {"sent": sent})
+
+        def route_peer(self):
+            time.sleep(self.number("delay", 0))
+            self.send_body(200, str(self.client_address[1]).encode(), {"Content-Type": "text/plain"})
 
         def route_events(self):
             with events_lock:

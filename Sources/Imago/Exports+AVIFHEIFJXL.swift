@@ -1,0 +1,3 @@
+@_exported import ImagoAVIF
+@_exported import ImagoHEIF
+@_exported import ImagoJXL

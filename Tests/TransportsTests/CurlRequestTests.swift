@@ -1,0 +1,64 @@
+import Foundation
+import ImagoCore
+import Testing
+
+@testable import ImagoTransports
+
+/// The request a libcurl fetch sends, checked without a network.
+@Suite struct CurlRequestTests {
+    private func request(_ headers: [String: String] = [:]) throws -> CurlRequest {
+        try CurlRequest(
+            TransportRequest(url: URL(string: "http://127.0.0.1:9/a")!, headers: headers, ifNoneMatch: "\"v1\""),
+            configuration: .init(userAgent: "Bot/1", headers: ["Accept": "image/*", "X-Team": "imago"]))
+    }
+
+    @Test func mergesHeadersWithoutRegardToCaseTheRequestWinning() throws {
+        let lines = try request(["accept": "image/png", "X-Empty": ""]).headerLines
+        #expect(lines.filter { $0.lowercased().hasPrefix("accept") } == ["accept: image/png"])
+        #expect(lines.contains("User-Agent: Bot/1"))
+        #expect(lines.contains("X-Team: imago"))
+        #expect(lines.contains("If-None-Match: \"v1\""))
+        // libcurl's spelling of an empty header (`X-Empty:` would remove it).
+        #expect(lines.contains("X-Empty;"))
+    }
+
+    @Test func dropsCredentialsWhenARedirectChangesHost() throws {
+        let original = try request(["Authorization": "Bearer token", "Cookie": "a=b"])
+        let elsewhere = original.redirected(to: URL(string: "https://cdn.example/b")!)
+        #expect(elsewhere.url.absoluteString == "https://cdn.example/b")
+        #expect(!elsewhere.headerLines.contains { $0.hasPrefix("Authorization") || $0.hasPrefix("Cookie") })
+        #expect(elsewhere.headerLines.contains("X-Team: imago"))
+        #expect(elsewhere.source == "http://127.0.0.1:9/a")
+
+        let sameHost = original.redirected(to: URL(string: "http://127.0.0.1:9/b")!)
+        #expect(sameHost.headerLines.contains("Authorization: Bearer token"))
+        #expect(sameHost.headerLines.contains("Cookie: a=b"))
+    }
+
+    @Test func refusesHeadersThatWouldInjectAnother() {
+        #expect(throws: ImagoError.self) { try request(["X-Note": "a\r\nX-Injected: 1"]) }
+        #expect(throws: ImagoError.self) { try request(["Bad Name": "x"]) }
+    }
+}
+
+/// The event queue's back-pressure, which the libcurl transport pauses and resumes by.
+@Suite struct HTTPEventQueueBackPressureTests {
+    @Test func pausesTheProducerAboveTheLimitAndResumesItBelowHalf() async throws {
+        let queue = HTTPEventQueue()
+        let resumes = LockedValue(0)
+        queue.onResume { resumes.withLock { $0 += 1 } }
+        let chunk = TransportEvent.bytes(Data(count: 100))
+        #expect(queue.push(chunk, pausingAbove: 300))
+        #expect(queue.push(chunk, pausingAbove: 300))
+        #expect(queue.push(chunk, pausingAbove: 300))
+        #expect(!queue.push(chunk, pausingAbove: 300))  // 300 bytes wait: the producer must pause
+
+        _ = try await queue.next()  // 200 left: not yet below half the limit
+        #expect(resumes.withLock { $0 } == 0)
+        _ = try await queue.next()  // 100 left
+        #expect(resumes.withLock { $0 } == 1)
+        _ = try await queue.next()
+        #expect(resumes.withLock { $0 } == 1)  // once per pause
+        #expect(queue.push(chunk, pausingAbove: 300))
+    }
+}
