@@ -18,12 +18,16 @@ extension DiskDataCache {
         /// Seconds the cache steps aside after a failed write (a full disk, a read-only folder) before it tries
         /// writing again; meanwhile stores fail at once, without touching the disk.
         public var retryInterval: Double
+        /// The longest heuristic freshness, in seconds, of answers that carry no freshness information (see
+        /// `DataCache.defaultMaxAge`); 7 days by default.
+        public var defaultMaxAge: Double = CacheMetadata.standardDefaultMaxAge
 
         /// Creates a configuration.
         public init(
             directory: URL? = nil, sizeLimit: Int = 256 << 20, maxAge: Double? = nil, synchronizesWrites: Bool = false,
-            retryInterval: Double = 60
+            retryInterval: Double = 60, defaultMaxAge: Double = CacheMetadata.standardDefaultMaxAge
         ) {
+            self.defaultMaxAge = max(0, defaultMaxAge)
             self.directory = directory
             self.sizeLimit = max(0, sizeLimit)
             self.maxAge = maxAge

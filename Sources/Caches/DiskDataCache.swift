@@ -71,6 +71,9 @@ public final class DiskDataCache: DataCache {
         self.files = files
     }
 
+    /// The cap on heuristic freshness, from the configuration.
+    public var defaultMaxAge: Double { configuration.defaultMaxAge }
+
     /// The last write error, if the cache has stepped aside since its last successful write.
     public var lastError: ImagoError? { state.withLock { $0.lastError } }
 

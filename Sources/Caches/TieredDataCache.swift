@@ -5,7 +5,8 @@ import Foundation
 /// A read asks the layers in order; the first hit is copied into the layers above it (so the next read stops
 /// earlier) and returned, named after its layer (`DataCacheEntry.layer`). A write goes to every layer at once and
 /// succeeds when one layer took it. A layer that fails is skipped: its read is a miss, its write is ignored while
-/// another layer works; each layer reports and stands aside on its own.
+/// another layer works; each layer reports and stands aside on its own (read failures reach the loader's events
+/// through `entry(for:reporting:)`).
 public final class TieredDataCache: DataCache {
     /// One layer: a cache and the name reported for its hits.
     public struct Layer: Sendable {
@@ -24,12 +25,20 @@ public final class TieredDataCache: DataCache {
     /// The layers, first asked first.
     public let layers: [Layer]
 
+    /// The first layer's: the one a load is normally answered from.
+    public var defaultMaxAge: Double { layers.first?.cache.defaultMaxAge ?? CacheMetadata.standardDefaultMaxAge }
+
     /// A cache over `layers`, asked in that order.
     public init(layers: [Layer]) { self.layers = layers }
 
     public func entry(for key: CacheKey) async -> DataCacheEntry? {
+        await entry(for: key, reporting: .ignoring)
+    }
+
+    /// The first layer's hit, as `entry(for:)`; each layer reports its own read failures to `failures`.
+    public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
         for (index, layer) in layers.enumerated() {
-            guard var entry = await layer.cache.entry(for: key) else { continue }
+            guard var entry = await layer.cache.entry(for: key, reporting: failures) else { continue }
             entry.layer = entry.layer ?? layer.name
             let found = entry
             // Back-fill the layers that missed, together; a layer that cannot take it is skipped.

@@ -28,12 +28,14 @@ extension PluginRegistry {
     }
 
     /// `disk`: `directory` (null means `$IMAGO_CACHE_DIR`, else `$XDG_CACHE_HOME/imago`, else `~/.cache/imago`),
-    /// `sizeLimit` (bytes), `maxAge` (seconds; null means none), `synchronizesWrites`, `retryInterval` (seconds).
+    /// `sizeLimit` (bytes), `maxAge` (seconds; null means none), `synchronizesWrites`, `retryInterval` (seconds),
+    /// `defaultMaxAge` (seconds: the cap on heuristic freshness of answers without any; 604800, 7 days).
     static let diskCacheFactory = PluginFactory<any DataCache>(
         name: "disk",
         defaultSettings: .object([
             "directory": .null, "sizeLimit": .number(Double(256 << 20)), "maxAge": .null,
             "synchronizesWrites": .bool(false), "retryInterval": .number(60),
+            "defaultMaxAge": .number(CacheMetadata.standardDefaultMaxAge),
         ])
     ) { reader in
         let directory = try reader.string("directory").map { path -> URL in
@@ -46,6 +48,8 @@ extension PluginRegistry {
                 sizeLimit: try reader.int("sizeLimit", default: 256 << 20, in: 0...Int.max),
                 maxAge: try reader.optionalDouble("maxAge", in: 0...Double.greatestFiniteMagnitude),
                 synchronizesWrites: try reader.bool("synchronizesWrites", default: false),
-                retryInterval: try reader.double("retryInterval", default: 60, in: 0...86_400)))
+                retryInterval: try reader.double("retryInterval", default: 60, in: 0...86_400),
+                defaultMaxAge: try reader.double(
+                    "defaultMaxAge", default: CacheMetadata.standardDefaultMaxAge, in: 0...Double(Int32.max))))
     }
 }

@@ -5,20 +5,46 @@ extension PluginRegistry {
     /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`; codecs `png`,
     /// `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`, `redis`, `tiered`; processors `resize`,
     /// `crop`, `orientation`) and the default plugins built.
+    ///
+    /// The default configuration names only built-in factories, so building it fails only if a built-in is
+    /// broken; that stops the program with the reason rather than handing out a registry without plugins.
     public static func standard() -> PluginRegistry {
-        let factories = standardFactories()
-        // The default configuration only names factories registered just above, so it cannot fail.
-        return (try? factories.configured(by: factories.standardConfiguration())) ?? factories
+        do {
+            return try standard(from: standardFactories())
+        } catch {
+            preconditionFailure("the built-in plugins cannot be built from their defaults: \(error)")
+        }
     }
 
-    /// A registry with every built-in factory and no plugin built yet.
-    public static func standardFactories() -> PluginRegistry {
+    /// The standard configuration built by `factories`; throws when a plugin it names has no factory there or
+    /// cannot be built.
+    static func standard(from factories: PluginRegistry) throws -> PluginRegistry {
+        let configuration = factories.standardConfiguration()
+        var missing = Set(standardTransports).subtracting(factories.transportFactoryNames)
+            .union(Set(standardCodecs).subtracting(factories.codecFactoryNames))
+        if configuration.imageCache == nil { missing.insert("memory") }
+        if configuration.dataCache == nil { missing.insert("disk") }
+        guard missing.isEmpty else {
+            throw ImagoError(
+                .invalidConfiguration, "no factory for the standard plugins \(missing.sorted().joined(separator: ", "))"
+            )
+        }
+        return try factories.configured(by: configuration)
+    }
+
+    static var standardTransports: [String] { [defaultHTTPTransportName, "file", "data"] }
+    static let standardCodecs = ["png", "jpeg", "gif", "webp", "avif", "heic", "jxl"]
+
+    /// A registry with every built-in factory, then `factories` (the caller's, which replace built-ins of the
+    /// same name), and no plugin built yet.
+    public static func standardFactories(adding factories: PluginFactories = PluginFactories()) -> PluginRegistry {
         let registry = PluginRegistry()
         registry.registerStandardTransportFactories()
         registry.registerStandardCodecFactories()
         registry.registerStandardCacheFactories()
         registry.registerSharedCacheFactories()
         registry.registerStandardProcessorFactories()
+        registry.registerFactories(factories)
         return registry
     }
 
@@ -26,9 +52,6 @@ extension PluginRegistry {
     /// file and `data:` transports, every built-in codec, a memory cache and a disk cache.
     public func standardConfiguration() -> ImagoConfiguration {
         defaultConfiguration(
-            transports: [Self.defaultHTTPTransportName, "file", "data"],
-            codecs: ["png", "jpeg", "gif", "webp", "avif", "heic", "jxl"],
-            imageCache: "memory",
-            dataCache: "disk")
+            transports: Self.standardTransports, codecs: Self.standardCodecs, imageCache: "memory", dataCache: "disk")
     }
 }

@@ -9,8 +9,9 @@ import Synchronization
 /// is deleted.
 ///
 /// Redis is an optimisation, never a dependency: when it is down, slow, restarted or refuses the login, reads
-/// miss and writes fail within `timeout`, the failure is reported once through `onError` (and kept in
-/// `reportedError`), and the cache stands aside for `retryInterval` (no call is made) before trying Redis again.
+/// miss and writes fail within `timeout`, the failure is reported once per outage (to `onError`, to the loader's
+/// events through `entry(for:reporting:)` or a thrown write error, and kept in `reportedError`), and the cache stands
+/// aside for `retryInterval` (no call is made: reads miss, writes are skipped) before trying Redis again.
 /// hiredis blocks, so every call runs on the cache's own worker threads (one per pooled connection).
 public final class RedisDataCache: DataCache {
     struct State {
@@ -59,12 +60,21 @@ public final class RedisDataCache: DataCache {
     }
 
     public func entry(for key: CacheKey) async -> DataCacheEntry? {
+        await entry(for: key, reporting: .ignoring)
+    }
+
+    /// The entry for `key`; a failure of Redis is a miss, reported to `failures` (as to `onError`) when it is the
+    /// first of an outage, so the loader shows it once as an event.
+    public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
         guard enter() else {
             state.withLock { $0.stats.misses += 1 }
             return nil
         }
         let name = Data(redisKey(for: key).utf8)
-        switch await call({ session throws(RedisFailure) in try session.command([Data("GET".utf8), name]) }) {
+        let get = { @Sendable (session: RedisSession) throws(RedisFailure) in
+            try session.command([Data("GET".utf8), name])
+        }
+        switch await call(reporting: failures, get).result {
         case .success(.string(let stored)):
             if var entry = CacheEntryCodec.decode(stored, key: key) {
                 entry.layer = Self.layerName
@@ -77,22 +87,25 @@ public final class RedisDataCache: DataCache {
         case .success(.null), .success(.error), .failure:
             break  // a miss; a failure was recorded by `call`
         case .success(let reply):
-            recordFailure(RedisFailure(message: "unexpected reply to GET: \(reply)"))
+            if let error = recordFailure(RedisFailure(message: "unexpected reply to GET: \(reply)")).new {
+                failures.report(error)
+            }
         }
         state.withLock { $0.stats.misses += 1 }
         return nil
     }
 
     /// Stores `entry` with the configured time to live. An entry over `maxEntryBytes` is not stored (and an older
-    /// one for the key is removed, so it cannot be served instead); throws `cacheFailed` when Redis fails or the
-    /// cache stands aside.
+    /// one for the key is removed, so it cannot be served instead). Throws `cacheFailed` when the write fails with
+    /// a new failure (the first of an outage); while the cache stands aside after a reported failure, a write is
+    /// skipped without error, so an outage is reported once and not once per load.
     public func store(_ entry: DataCacheEntry, for key: CacheKey) async throws {
         guard entry.data.count <= configuration.maxEntryBytes else {
             state.withLock { $0.stats.oversized += 1 }
             await removeEntry(for: key)
             return
         }
-        guard enter() else { throw state.withLock { $0.lastError } ?? unavailable() }
+        guard enter() else { return }
         let stored: Data
         do {
             stored = try CacheEntryCodec.encode(entry, key: key)
@@ -101,14 +114,14 @@ public final class RedisDataCache: DataCache {
         }
         let expiry = configuration.timeToLive > 0 ? [Data("EX".utf8), Data(String(configuration.timeToLive).utf8)] : []
         let command = [Data("SET".utf8), Data(redisKey(for: key).utf8), stored] + expiry
-        let result = await call { session throws(RedisFailure) in try session.command(command) }
-        switch result {
+        let outcome = await call { session throws(RedisFailure) in try session.command(command) }
+        switch outcome.result {
         case .success(.status("OK")):
             state.withLock { $0.stats.writes += 1 }
         case .success(.error), .failure:
-            throw state.withLock { $0.lastError } ?? unavailable()  // recorded by `call`
+            if let error = outcome.newFailure { throw error }  // else already reported
         case .success(let reply):
-            throw recordFailure(RedisFailure(message: "unexpected reply to SET: \(reply)"))
+            if let error = recordFailure(RedisFailure(message: "unexpected reply to SET: \(reply)")).new { throw error }
         }
     }
 
@@ -133,16 +146,25 @@ public final class RedisDataCache: DataCache {
         }
     }
 
-    /// Runs `body` on a worker within `timeout`; records the outcome (a failure once, a success clears it).
+    /// What a call gave, and the failure it reported if it was the first of an outage.
+    struct Outcome {
+        var result: Result<RedisReply, RedisFailure>
+        var newFailure: ImagoError?
+    }
+
+    /// Runs `body` on a worker within `timeout`; records the outcome (a failure once, to `onError` and
+    /// `failures`; a success clears it).
     func call(
-        deadline: Double? = nil, _ body: @escaping @Sendable (RedisSession) throws(RedisFailure) -> RedisReply
-    ) async -> Result<RedisReply, RedisFailure> {
+        deadline: Double? = nil, reporting failures: CacheFailureReporter = .ignoring,
+        _ body: @escaping @Sendable (RedisSession) throws(RedisFailure) -> RedisReply
+    ) async -> Outcome {
         // A call that began before a failure must not clear it by succeeding late.
         let failuresBefore = state.withLock { $0.stats.failures }
         let result = await workers.run(deadline: deadline ?? configuration.timeout, body)
+        var newFailure: ImagoError?
         switch result {
         case .success(.error(let reason)) where !reason.hasPrefix("WRONGTYPE"):
-            recordFailure(RedisFailure(message: reason))
+            newFailure = recordFailure(RedisFailure(message: reason)).new
         case .success:
             state.withLock { state in
                 guard state.stats.failures == failuresBefore else { return }
@@ -151,13 +173,16 @@ public final class RedisDataCache: DataCache {
                 state.errorReported = false
             }
         case .failure(let failure):
-            recordFailure(failure)
+            newFailure = recordFailure(failure).new
         }
-        return result
+        if let newFailure { failures.report(newFailure) }
+        return Outcome(result: result, newFailure: newFailure)
     }
 
+    /// Records a failure and stands aside; returns the error, and the same as `new` when it is the first of an
+    /// outage (it was then given to `onError`).
     @discardableResult
-    func recordFailure(_ failure: RedisFailure) -> ImagoError {
+    func recordFailure(_ failure: RedisFailure) -> (error: ImagoError, new: ImagoError?) {
         let error = ImagoError(
             .cacheFailed,
             "redis cache stepped aside for \(String(format: "%g", configuration.retryInterval)) s: \(failure.message)",
@@ -172,15 +197,11 @@ public final class RedisDataCache: DataCache {
             return !state.errorReported
         }
         if report { onError?(error) }
-        return error
+        return (error, report ? error : nil)
     }
 
     private func discardDamaged(_ name: Data) async {
         state.withLock { $0.stats.damaged += 1 }
         _ = await call { session throws(RedisFailure) in try session.command([Data("DEL".utf8), name]) }
-    }
-
-    private func unavailable() -> ImagoError {
-        ImagoError(.cacheFailed, "redis cache unavailable", source: configuration.endpoint.description)
     }
 }

@@ -125,17 +125,17 @@ import Testing
         #expect(CacheMetadata(response: TransportMetadata(statusCode: 304), now: now) == nil)
     }
 
-    @Test func noFreshnessInformationLeavesExpiryUnset() throws {
+    @Test func noFreshnessInformationIsFreshForTheDefaultMaxAge() throws {
         let withValidator = try #require(CacheMetadata(response: TransportMetadata(etag: "e"), now: now))
-        #expect(withValidator.expires == nil)
-        #expect(!withValidator.isFresh(at: now), "validators without freshness mean revalidate")
-        let bare = try #require(CacheMetadata(response: TransportMetadata(statusCode: nil), now: now))
-        #expect(bare.isFresh(at: now), "a file or data: source has nothing to revalidate with")
+        #expect(withValidator.expires == now.addingTimeInterval(604_800))
+        let capped = try #require(
+            CacheMetadata(response: TransportMetadata(etag: "e"), now: now, defaultMaxAge: 100))
+        #expect(capped.expires == now.addingTimeInterval(100))
     }
 
     @Test func sharedMaxAgeIsIgnoredByThisPrivateCache() throws {
         let response = TransportMetadata(etag: "e", cacheControl: "s-maxage=600")
-        #expect(try #require(CacheMetadata(response: response, now: now)).expires == nil)
+        #expect(try #require(CacheMetadata(response: response, now: now)).expires == now.addingTimeInterval(604_800))
     }
 
     @Test func revalidationCarriesTheValidators() throws {

@@ -10,7 +10,7 @@ import Testing
 /// opaque, provided later frames do not use transparency or disposal over each other (true of these files).
 @Suite struct GIFOracleTests {
     @Test func opaquePixelsMatchGif2rgb() throws {
-        let corpus = try #require(GIFWebPCorpusTests.corpus)
+        let corpus = try GIFWebPCorpusTests.requireCorpus()
         let folder = corpus.root.appendingPathComponent("oracles/giflib-gif2rgb")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".rgb") }
         var matching: [String] = []

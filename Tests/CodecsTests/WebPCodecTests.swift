@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func exifOrientationIsRead() throws {
-        let corpus = try #require(GIFWebPCorpusTests.corpus)
+        let corpus = try GIFWebPCorpusTests.requireCorpus()
         for (value, orientation) in [(3, ImageOrientation.down), (6, .right), (8, .left)] {
             let url = corpus.root.appendingPathComponent("webp/pillow/hopper_orientation_\(value).webp")
             #expect(try WebPCodec().decode(Data(contentsOf: url)).orientation == orientation)

@@ -7,7 +7,7 @@ import Testing
 /// the MD5 of `dwebp -pam` for the libwebp test vectors (a PAM header, then RGBA rows).
 @Suite struct WebPOracleTests {
     @Test func pixelsMatchDwebpChecksums() throws {
-        let corpus = try #require(GIFWebPCorpusTests.corpus)
+        let corpus = try GIFWebPCorpusTests.requireCorpus()
         let list = try String(
             contentsOf: corpus.root.appendingPathComponent("oracles/libwebp-test-data/libwebp_tests.md5"),
             encoding: .utf8)
@@ -98,7 +98,7 @@ extension WebPOracleTests {
     /// image-webp's reference PNGs (`oracles/image-webp-reference`, made with libwebp's tools), including every
     /// frame of two animations (`random_lossy-3.png` is frame 3), decoded with `PNGCodec`.
     @Test func pixelsMatchImageWebPReferencePNGs() throws {
-        let corpus = try #require(GIFWebPCorpusTests.corpus)
+        let corpus = try GIFWebPCorpusTests.requireCorpus()
         let references = corpus.root.appendingPathComponent("oracles/image-webp-reference")
         var checked = 0
         var mismatches: [String] = []

@@ -87,6 +87,17 @@ import Testing
         #expect(report.description.contains("still going"), "\(report)")
     }
 
+    @Test func transportWhoseProducerRunsOnFailsTheCancellationCheckWhenWatched() async {
+        let store = MemoryTransport()
+        let transport = BrokenTransports.KeepsProducing(store: store)
+        let watched = await ImageTransportContract(
+            transport: transport, serve: { store.put($0) }, missingSource: URL(string: "mem://store/missing")!,
+            producedBytes: { transport.producedBytes($0) }
+        ).run()
+        #expect(watched.failedCheckNames == [Transport.stopsWhenCancelled.rawValue], "\(watched)")
+        #expect(watched.description.contains("kept producing after the consumer left"), "\(watched)")
+    }
+
     @Test func transportWithAnonymousErrorsFailsTheErrorChecks() async {
         let store = MemoryTransport()
         let report = await Self.transportReport(BrokenTransports.AnonymousErrors(store: store), store: store)

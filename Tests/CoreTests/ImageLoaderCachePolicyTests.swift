@@ -118,22 +118,14 @@ import Testing
         #expect(env.imageCache.storeCount == 1)
     }
 
-    @Test func dataURIsAreNotWrittenToDisk() async throws {
+    @Test func onlyWhatTheTransportAllowsIsWrittenToDisk() async throws {
         let env = FakeEnvironment()
-        let transport = FakeTransport(schemes: ["data"])
-        let url = URL(string: "data:image/fake;base64,AAAA")!
-        transport.serve(url.path, data: FakeDecoder.encode())
-        env.registry.register(transport)
-        _ = try await env.loader.image(for: ImageRequest(url: url))
-        #expect(transport.callCount == 1)
-        #expect(env.dataCache.storeCount == 0)
-    }
-
-    @Test func responsesWithoutHTTPStatusAreNotWrittenToDisk() async throws {
-        let env = FakeEnvironment()
-        env.transport.serve("/local", FakeTransport.Behavior(data: FakeDecoder.encode(), metadata: TransportMetadata()))
-        let response = try await env.loader.image(for: env.request("/local"))
-        #expect(response.origin == .network)
+        let local = FakeTransport(schemes: ["local"], cachePolicy: nil)
+        local.serve("/a", data: FakeDecoder.encode())
+        env.registry.register(local)
+        let loader = ImageLoader(registry: env.registry)
+        _ = try await loader.image(for: ImageRequest(url: URL(string: "local://host/a")!))
+        #expect(local.callCount == 1)
         #expect(env.dataCache.storeCount == 0)
         #expect(env.imageCache.storeCount == 1)
     }

@@ -67,8 +67,12 @@ private struct Tint: ImageProcessor {
     @Test func wrapsForeignErrors() {
         #expect(ImagoError.wrapping(CancellationError()).kind == .cancelled)
         let wrapped = ImagoError.wrapping(URLError(.cannotConnectToHost), source: "http://127.0.0.1:9/")
-        #expect(wrapped.kind == .transportFailed(status: nil))
+        #expect(wrapped.kind == .connectionFailed)
         #expect(wrapped.source == "http://127.0.0.1:9/")
+        #expect((wrapped.underlying as? URLError)?.code == .cannotConnectToHost)
+        #expect(ImagoError.wrapping(POSIXError(.ECONNRESET)).kind == .connectionFailed)
+        #expect(ImagoError.wrapping(URLError(.secureConnectionFailed)).kind == .transportFailed(status: nil))
+        #expect(ImagoError.wrapping(CocoaError(.fileReadNoPermission)).kind == .transportFailed(status: nil))
         let named = ImagoError(.tooLarge, "x").naming("a").naming("b")
         #expect(named.source == "a")
     }

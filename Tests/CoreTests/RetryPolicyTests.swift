@@ -5,11 +5,18 @@ import Testing
 
 @Suite struct RetryPolicyTests {
     @Test(arguments: [
-        (ImagoError.Kind.transportFailed(status: nil), true), (.transportFailed(status: 408), true),
+        (ImagoError.Kind.connectionFailed, true), (.transportFailed(status: 408), true),
         (.transportFailed(status: 429), true), (.transportFailed(status: 500), true),
-        (.transportFailed(status: 503), true), (.timedOut, true), (.transportFailed(status: 404), false),
-        (.transportFailed(status: 403), false), (.decodingFailed(format: .png), false), (.limitExceeded, false),
-        (.cancelled, false), (.tooLarge, false), (.addressRefused, false),
+        (.transportFailed(status: 502), true), (.transportFailed(status: 503), true),
+        (.transportFailed(status: 504), true), (.timedOut, true),
+        // Not worth another attempt: TLS, DNS, files and foreign errors (no status), other statuses.
+        (.transportFailed(status: nil), false), (.transportFailed(status: 400), false),
+        (.transportFailed(status: 401), false), (.transportFailed(status: 403), false),
+        (.transportFailed(status: 404), false), (.transportFailed(status: 410), false),
+        (.transportFailed(status: 418), false), (.transportFailed(status: 501), false),
+        (.transportFailed(status: 505), false), (.invalidSource, false), (.unsupportedScheme, false),
+        (.decodingFailed(format: .png), false), (.limitExceeded, false), (.cancelled, false), (.tooLarge, false),
+        (.addressRefused, false),
     ])
     func retryableKinds(kind: ImagoError.Kind, retryable: Bool) {
         #expect(RetryPolicy.default.isRetryable(ImagoError(kind, "x")) == retryable)

@@ -164,8 +164,8 @@ import Testing
 
     @Test(arguments: 1...8)
     func exifOrientationIsApplied(orientation: Int) async throws {
+        try SharedCorpus.require()
         let file = SharedCorpus.file("jpeg/exif-orientation/Landscape_\(orientation).jpg")
-        try #require(FileManager.default.fileExists(atPath: file.path))
         let loader = makeLoader()
         let upright = try await loader.image(for: ImageRequest(url: file))
         var stored = ImageRequest(url: file)

@@ -58,17 +58,24 @@ import Testing
         #expect(try await origin.count("p.png") == 1)
     }
 
-    @Test func credentialedAnswersAreNeverShared() async throws {
-        let (data, _) = try NoiseImage.png(seed: 10)
+    @Test func credentialedAnswersReachOnlyTheSameCredentials() async throws {
+        let (data, raster) = try NoiseImage.png(seed: 10)
         let origin = try CountingOrigin(files: ["private.png": data])
-        let (loader, tiers) = try loader(folder: "private", prefix: "private:")
-        for header in ["Authorization", "cookie"] {
-            let request = ImageRequest(url: origin.url("private.png"), headers: [header: "secret"])
-            #expect(try await loader.image(for: request).origin == .network)
-            #expect(try await loader.image(for: request).origin == .network)
-        }
+        let (first, tiers) = try loader(folder: "private-1", prefix: "private:")
+        let (second, _) = try loader(folder: "private-2", prefix: "private:")
+        let url = origin.url("private.png")
+        let alice = ImageRequest(url: url, headers: ["Authorization": "Bearer alice"])
+        #expect(try await first.image(for: alice).origin == .network)
+        // Another machine with the same credentials is served by Redis...
+        let again = try await second.image(for: alice)
+        #expect(again.origin == .disk && again.cacheLayer == "redis" && again.image.raster == raster)
+        // ...but other credentials, or none, never get Alice's answer.
+        let bob = ImageRequest(url: url, headers: ["authorization": "Bearer bob"])
+        #expect(try await second.image(for: bob).origin == .network)
+        #expect(try await second.image(for: ImageRequest(url: url)).origin == .network)
+        #expect(try await second.image(for: ImageRequest(url: url, headers: ["Cookie": "s=1"])).origin == .network)
         #expect(try await origin.count("private.png") == 4)
         let redis = try #require(tiers.layers[1].cache as? RedisDataCache)
-        #expect(try await redis.contents().entries == 0)
+        #expect(try await redis.contents().entries == 4, "one entry per set of credentials")
     }
 }

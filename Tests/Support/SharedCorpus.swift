@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The shared conformance corpus, which sits beside the checkout (`../shared/corpus`) or at `IMAGO_CORPUS`.
 public enum SharedCorpus {
@@ -21,4 +22,32 @@ public enum SharedCorpus {
 
     /// A file of the corpus, by its path relative to the corpus root (`jpeg/exif-orientation/Landscape_1.jpg`).
     public static func file(_ relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
+
+    /// Whether the corpus is here (its `reference.json` is).
+    public static var isPresent: Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("reference.json").path)
+    }
+
+    /// Whether its absence is a failure: `IMAGO_REQUIRE_CORPUS=1`, which `.ci/run` sets, so CI never skips it.
+    public static var isRequired: Bool { ProcessInfo.processInfo.environment["IMAGO_REQUIRE_CORPUS"] == "1" }
+
+    /// Called first by a test that reads the corpus. With the corpus, nothing. Without it the test is skipped
+    /// (cancelled, which reports as skipped) with the reason, so a fresh clone with nothing beside it passes; with
+    /// `IMAGO_REQUIRE_CORPUS=1` it fails instead.
+    public static func require() throws {
+        guard !isPresent else { return }
+        if isRequired { throw Missing(root: root) }
+        try Test.cancel(
+            Comment(
+                rawValue: "skipped: the shared corpus is absent (\(root.path), or IMAGO_CORPUS); "
+                    + "IMAGO_REQUIRE_CORPUS=1 makes its absence a failure"))
+    }
+
+    /// The corpus is required and absent.
+    public struct Missing: Error, CustomStringConvertible {
+        public let root: URL
+        public var description: String {
+            "the shared corpus is required (IMAGO_REQUIRE_CORPUS=1) but absent: no \(root.path)/reference.json"
+        }
+    }
 }

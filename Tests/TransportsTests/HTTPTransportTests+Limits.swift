@@ -76,7 +76,7 @@ extension HTTPTransportTests {
         let recording = await TransportRecording.record(kind.make().fetch(TransportRequest(url: url)))
 
         let error = try #require(recording.imagoError)
-        #expect(error.kind == .transportFailed(status: nil))
+        #expect(error.kind == .connectionFailed)
         #expect(error.reason.hasPrefix("truncated body: received"))
         #expect(error.reason.hasSuffix("of 1000 bytes"))
         #expect(recording.body.count <= 100)

@@ -105,7 +105,7 @@ extension HTTPTransportTests {
         let url = URL(string: "http://127.0.0.1:1/image.png")!
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
-        #expect(error.kind == .transportFailed(status: nil))
+        #expect(error.kind == .connectionFailed)
         #expect(error.reason == "connection refused")
         #expect(error.source == url.absoluteString)
     }

@@ -15,18 +15,22 @@ enum BenchDecodeCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
         let file = arguments.positionals[0]
         let iterations = try arguments.int("iterations", in: 1...100_000) ?? 20
-        let reader = SourceReader()
+        let loader = CommandLoader()
         var times: [Double] = []
         do {
-            let data = try await reader.fetch(file)
-            _ = try reader.decode(data, source: file)
+            let data = try await loader.data(file)
+            // The decoder itself is timed: the one the loader would choose, called directly.
+            let limits = loader.loader.settings.limits
+            let decoder = try loader.registry.decoder(for: data, limits: limits)
+            let options = DecodeOptions(limits: limits)
+            _ = try decoder.decode(checked: data, options: options)
             for _ in 0..<iterations {
                 let start = ContinuousClock.now
-                _ = try reader.decode(data, source: file)
+                _ = try decoder.decode(checked: data, options: options)
                 times.append(Stopwatch.milliseconds(since: start))
             }
         } catch {
-            Console.report(error, source: file)
+            Console.report(CommandLoader.named(error, file))
             return .failure
         }
         let median = Stopwatch.percentile(times, 0.5)

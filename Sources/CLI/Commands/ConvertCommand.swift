@@ -7,7 +7,7 @@ enum ConvertCommand: Command {
         name: "convert",
         synopsis: "SRC -o DEST [--format \(OutputFormatNames.summary)] [--quality Q] [--lossless] "
             + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
-            + "[--keep-profile]",
+            + "[--keep-profile] [--header \"NAME: VALUE\"]…",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
@@ -22,6 +22,7 @@ enum ConvertCommand: Command {
             .toggle("all-frames", "keep every frame when the output format can hold an animation"),
             .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
             .toggle("keep-profile", "keep an RGB source's pixels and embed its ICC profile (default: convert to sRGB)"),
+            HeaderOption.flag,
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
@@ -37,37 +38,40 @@ enum ConvertCommand: Command {
         if mode != nil && resize == nil { throw UsageError("--mode goes with --resize") }
         if frame != nil && arguments.has("all-frames") { throw UsageError("give --frame or --all-frames, not both") }
 
-        let registry = PluginRegistry.standard()
-        guard let encoder = registry.encoder(for: format) else {
+        let loader = CommandLoader(headers: try HeaderOption.headers(arguments))
+        guard let encoder = loader.registry.encoder(for: format) else {
             throw ImagoError(.encodingFailed(format: format), "no encoder for \(format)", source: destination)
         }
-        let reader = SourceReader(registry: registry)
+        // The loader decodes, turns upright and runs the processors: one frame, then the size asked for.
+        var processors: [any ImageProcessor] = []
+        if let frame {
+            processors.append(FrameProcessor(index: frame))
+        } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
+            processors.append(FrameProcessor(index: 0))
+        }
+        if let maxSize {
+            processors.append(ResizeProcessor(width: maxSize, height: maxSize, mode: .fit))
+        } else if let resize {
+            processors.append(
+                ResizeProcessor(
+                    width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit, upscale: true))
+        }
         let data: Data
         do {
             let keepProfile = arguments.has("keep-profile")
             // The profile is kept through the resize either way: without --keep-profile the pixels are converted
             // to sRGB after it, which converts fewer pixels when shrinking (grey and CMYK are converted at decode).
-            var image = try await reader.image(source, options: DecodeOptions(colorProfiles: .keep))
-            if let frame {
-                image = try image.frame(frame)
-            } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
-                image = try image.frame(0)
-            }
-            if !arguments.has("ignore-orientation") { image = try image.upright() }
-            if let maxSize {
-                image = try ResizeProcessor(width: maxSize, height: maxSize, mode: .fit).process(image)
-            } else if let resize {
-                image = try ResizeProcessor(
-                    width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit,
-                    upscale: true
-                ).process(image)
-            }
+            var image = try await loader.image(source) { request in
+                request.decodeOptions = DecodeOptions(colorProfiles: .keep)
+                request.processors = processors
+                request.appliesOrientation = !arguments.has("ignore-orientation")
+            }.image
             if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
             data = try encoder.encode(image, options: options)
         } catch {
-            Console.report(SourceReader.named(error, source))
+            Console.report(CommandLoader.named(error, source))
             return .failure
         }
         do {

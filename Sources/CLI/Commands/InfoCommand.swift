@@ -4,25 +4,26 @@ import Imago
 /// `imago info SRC… [--json]`: decodes each source and describes it.
 enum InfoCommand: Command {
     static let spec = CommandSpec(
-        name: "info", synopsis: "SRC… [--json]",
+        name: "info", synopsis: "SRC… [--header \"NAME: VALUE\"]… [--json]",
         summary:
             "Decodes each source and describes it: format, stored size, frames, loop count, orientation, alpha, "
             + "colour profile and what the decoder tolerated.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
-        flags: [.toggle("json", "print one JSON object per line per source")])
+        flags: [.toggle("json", "print one JSON object per line per source"), HeaderOption.flag])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
         let json = arguments.has("json")
-        let reader = SourceReader()
+        let loader = CommandLoader(headers: try HeaderOption.headers(arguments))
         var failures = 0
         for source in arguments.positionals {
             do {
-                let data = try await reader.fetch(source)
-                let image = try reader.decode(data, source: source)
+                // The image as stored: its orientation is described, not applied.
+                let response = try await loader.image(source) { $0.appliesOrientation = false }
+                let (image, bytes) = (response.image, response.metrics.byteCount)
                 Console.print(
                     json
-                        ? describeJSON(image, source: source, bytes: data.count).text
-                        : describeText(image, source: source, bytes: data.count))
+                        ? describeJSON(image, source: source, bytes: bytes).text
+                        : describeText(image, source: source, bytes: bytes))
             } catch {
                 failures += 1
                 Console.report(error, source: source)

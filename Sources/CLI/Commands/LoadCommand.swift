@@ -6,7 +6,7 @@ enum LoadCommand: Command {
     static let spec = CommandSpec(
         name: "load",
         synopsis: "SRC… [--out DIR] [--max-size N] [--format F] [--concurrency N] [--retries N] [--timeout S] "
-            + "[--config FILE] [--no-cache] [--cache-dir DIR] [--json]",
+            + "[--config FILE] [--preset NAME] [--no-cache] [--cache-dir DIR] [--header \"NAME: VALUE\"]… [--json]",
         summary: "Loads every source through the full pipeline (transports, caches, codecs, processors), writes the "
             + "results into DIR when given, shows a progress bar on a terminal and prints a summary.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
@@ -20,9 +20,11 @@ enum LoadCommand: Command {
             .option("retries", "N", "retries of a failed fetch (default: the configuration's, 2)"),
             .option("timeout", "S", "seconds each source may take in all"),
             .option("config", "FILE", "a configuration file, as `imago config --print-default` prints"),
+            .option("preset", "NAME", "run the configuration's processing preset NAME on each image"),
             .toggle("no-cache", "use neither the memory nor the disk cache"),
             .option("cache-dir", "DIR", "the disk cache folder (default: $IMAGO_CACHE_DIR, else ~/.cache/imago)"),
             .toggle("json", "print one JSON line per source"),
+            HeaderOption.flag,
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
@@ -48,13 +50,8 @@ enum LoadCommand: Command {
                 "imago load: interrupted; " + summary.line(total: options.sources.count, interrupted: true))
             return .interrupted
         }
-        if let cache = setup.registry.dataCache {
-            // A layer stepped aside (a file where the disk folder should be, a full disk, Redis down or refusing
-            // the login): say so once per layer, or nothing tells the user why loads went to the network.
-            for error in DataCacheLayers.reportedErrors(of: cache) {
-                Console.printError("imago load: warning: \(error)")
-            }
-        }
+        // A cache stepped aside (a file where its folder should be, a full disk): say so once.
+        setup.cacheFailures.warnOnce(command: "imago load")
         let line = summary.line(total: options.sources.count, interrupted: false)
         if !options.json {
             Console.print(line)

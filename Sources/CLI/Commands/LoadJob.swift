@@ -5,7 +5,7 @@ import Imago
 struct LoadOutcome: Sendable {
     let source: String
     let result: Result<ImageResponse, ImagoError>
-    /// Transport attempts (0 when served from a cache).
+    /// Transport fetches made, for failures too (0 when served from a cache).
     let attempts: Int
     let milliseconds: Double
 
@@ -35,7 +35,7 @@ struct LoadJob: Sendable {
     func run(_ source: String, outputName: String?) async -> LoadOutcome {
         let start = ContinuousClock.now
         do {
-            let request = try options.request(for: source)
+            let request = try options.request(for: source, preset: setup.preset)
             let loader = setup.loader
             let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
             if let writer, let outputName { try writer.write(response.image, name: outputName) }
@@ -43,9 +43,9 @@ struct LoadJob: Sendable {
                 source: source, result: .success(response), attempts: response.attempts,
                 milliseconds: Stopwatch.milliseconds(since: start))
         } catch {
-            let attempts = (try? ImageRequest.url(from: source)).map { setup.fetches.count($0.absoluteString) } ?? 0
+            let error = CommandLoader.named(error, source)
             return LoadOutcome(
-                source: source, result: .failure(SourceReader.named(error, source)), attempts: attempts,
+                source: source, result: .failure(error), attempts: error.attempts,
                 milliseconds: Stopwatch.milliseconds(since: start))
         }
     }

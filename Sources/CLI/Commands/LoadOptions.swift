@@ -14,6 +14,8 @@ struct LoadOptions: Sendable {
     let noCache: Bool
     let cacheDirectory: String?
     let json: Bool
+    let headers: [String: String]
+    let preset: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals
@@ -29,21 +31,23 @@ struct LoadOptions: Sendable {
         noCache = arguments.has("no-cache")
         cacheDirectory = arguments.string("cache-dir")
         json = arguments.has("json")
+        headers = try HeaderOption.headers(arguments)
+        preset = arguments.string("preset")
         if noCache && cacheDirectory != nil { throw UsageError("give --no-cache or --cache-dir, not both") }
     }
 
     /// The request for `source`, or an error naming it (control characters, not a URL).
-    func request(for source: String) throws(ImagoError) -> ImageRequest {
+    func request(for source: String, preset: [any ImageProcessor] = []) throws(ImagoError) -> ImageRequest {
         let url: URL
         do {
             url = try ImageRequest.url(from: source)
         } catch {
-            throw SourceReader.named(error, source)
+            throw CommandLoader.named(error, source)
         }
-        var request = ImageRequest(url: url)
+        var request = ImageRequest(url: url, processors: preset, headers: headers)
         if let maxSize {
             let box = PixelSize(width: maxSize, height: maxSize)
-            request.processors = [ResizeProcessor(size: box, mode: .fit)]
+            request.processors.append(ResizeProcessor(size: box, mode: .fit))
             request.decodeOptions.targetSize = box
         }
         if noCache { request.cachePolicy = .none }

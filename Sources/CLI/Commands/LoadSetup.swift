@@ -5,8 +5,10 @@ import Imago
 struct LoadSetup: Sendable {
     let loader: ImageLoader
     let registry: PluginRegistry
-    /// Transport fetches by URL, so a failed source can say how many attempts it made.
-    let fetches: Counter
+    /// Sees the caches' failures, to warn about them once.
+    let cacheFailures = CacheFailureWatch()
+    /// The processors of `--preset`, before `--max-size`'s resize.
+    let preset: [any ImageProcessor]
     /// How many loads the command runs at once.
     let concurrency: Int
 
@@ -30,10 +32,10 @@ struct LoadSetup: Sendable {
             configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: directory)
         }
         registry = try factories.configured(by: configuration)
-        fetches = Counter()
-        registry.countTransports(with: fetches)
-        loader = ImageLoader(registry: registry, settings: configuration.loader)
+        loader = ImageLoader(registry: registry, settings: configuration.loader, eventListeners: [cacheFailures])
         concurrency = configuration.loader.maxConcurrentLoads
+        let loader = self.loader
+        preset = try options.preset.map { try loader.processors(named: $0) } ?? []
     }
 
     /// The data cache's spec with the folder of its disk cache (or of a tiered cache's disk layers) set to

@@ -27,11 +27,11 @@ enum SheetCommand: Command {
             Console.report(ImagoError.wrapping(error, source: destination))
             return .failure
         }
-        let registry = PluginRegistry.standard()
-        guard let encoder = registry.encoder(for: .png) else {
+        let loader = CommandLoader()
+        guard let encoder = loader.registry.encoder(for: .png) else {
             throw ImagoError(.encodingFailed(format: .png), "no PNG encoder is registered")
         }
-        let thumbnails = await makeThumbnails(sources, cell: layout.cell, reader: SourceReader(registry: registry))
+        let thumbnails = await makeThumbnails(sources, cell: layout.cell, loader: loader)
         var canvas = Canvas(width: layout.width, height: layout.height, background: SheetLayout.background)
         var failures = 0
         for (index, source) in sources.enumerated() {
@@ -55,7 +55,7 @@ enum SheetCommand: Command {
     }
 
     /// Decodes every source into a thumbnail that fits the cell, a few at a time, in the sources' order.
-    static func makeThumbnails(_ sources: [String], cell: Int, reader: SourceReader) async
+    static func makeThumbnails(_ sources: [String], cell: Int, loader: CommandLoader) async
         -> [Result<Raster, ImagoError>]
     {
         let box = PixelSize(width: cell, height: cell)
@@ -70,12 +70,13 @@ enum SheetCommand: Command {
                 next += 1
                 group.addTask {
                     do {
-                        let image = try await reader.image(sources[index], options: options).frame(0).upright()
-                        return (
-                            index, .success(try ResizeProcessor(size: box, mode: .fit).process(image).raster)
-                        )
+                        let image = try await loader.image(sources[index]) { request in
+                            request.decodeOptions = options
+                            request.processors = [FrameProcessor(index: 0), ResizeProcessor(size: box, mode: .fit)]
+                        }.image
+                        return (index, .success(image.raster))
                     } catch {
-                        return (index, .failure(SourceReader.named(error, sources[index])))
+                        return (index, .failure(CommandLoader.named(error, sources[index])))
                     }
                 }
             }

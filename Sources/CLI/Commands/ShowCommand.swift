@@ -15,13 +15,16 @@ enum ShowCommand: Command {
         do {
             let columnsHint = requestedWidth ?? Console.terminalColumns
             let options = DecodeOptions(targetSize: PixelSize(width: columnsHint, height: columnsHint), frames: .first)
-            let image = try await SourceReader().image(source, options: options).frame(0).upright()
+            let image = try await CommandLoader().image(source) { request in
+                request.decodeOptions = options
+                request.processors = [FrameProcessor(index: 0)]
+            }.image
             let columns = requestedWidth ?? min(Console.terminalColumns, image.width)
             let raster = try image.scaled(toWidth: columns).raster
             Console.write(Console.noColor ? TerminalPicture.grayscale(raster) : TerminalPicture.trueColor(raster))
             return .success
         } catch {
-            Console.report(SourceReader.named(error, source))
+            Console.report(CommandLoader.named(error, source))
             return .failure
         }
     }

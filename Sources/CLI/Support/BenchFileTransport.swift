@@ -3,12 +3,14 @@ import Imago
 
 /// Serves local files with HTTP semantics (a 200 status) under its own scheme, for `bench pipeline`.
 ///
-/// The loader keeps only responses with HTTP semantics in the disk cache (local files are at hand already), so the
-/// benchmark reads its files through this transport to measure real disk-cache hits.
+/// The loader keeps in the disk cache only what a transport's `cachePolicy` allows (the file transport has none:
+/// local files are at hand already), so the benchmark reads its files through this transport, which keeps them by
+/// the HTTP rules, to measure real disk-cache hits.
 struct BenchFileTransport: ImageTransport {
     static let scheme = "imago-bench"
 
     var schemes: Set<String> { [Self.scheme] }
+    var cachePolicy: (any TransportCachePolicy)? { HTTPCachePolicy() }
 
     /// The URL under which `path` is served.
     static func url(for path: String) throws -> URL {

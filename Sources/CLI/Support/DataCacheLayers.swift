@@ -1,24 +1,12 @@
 import Foundation
 import Imago
 
-/// The layers of a configured data cache, for `imago cache` and the load command's warnings.
+/// The layers of a configured data cache, for `imago cache` and `--cache-dir`.
 enum DataCacheLayers {
     /// `cache` as named layers: a tiered cache's layers (recursively), else the cache itself under `name`.
     static func layers(of cache: any DataCache, name: String) -> [TieredDataCache.Layer] {
         guard let tiered = cache as? TieredDataCache else { return [TieredDataCache.Layer(name: name, cache: cache)] }
         return tiered.layers.flatMap { layers(of: $0.cache, name: $0.name) }
-    }
-
-    /// The failures the layers reported during the run, one per layer: a disk cache that stepped aside, a Redis
-    /// that was down, slow or refused the login (even if it came back since).
-    static func reportedErrors(of cache: any DataCache) -> [ImagoError] {
-        layers(of: cache, name: "").compactMap { layer in
-            switch layer.cache {
-            case let disk as DiskDataCache: disk.lastError
-            case let redis as RedisDataCache: redis.reportedError
-            default: nil
-            }
-        }
     }
 
     /// The data cache spec with every disk layer's folder set to `directory` (other caches are left alone).

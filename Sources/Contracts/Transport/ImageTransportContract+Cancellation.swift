@@ -5,7 +5,8 @@ import Synchronization
 extension ImageTransportContract {
     /// Cancels fetches of a large body: one from outside while the consumer waits for bytes after the first
     /// chunk, one before it starts. Either way the stream must end (finish, or throw `cancelled`) before the
-    /// deadline, which catches a transport waiting in a call that cancellation cannot interrupt.
+    /// deadline, which catches a transport waiting in a call that cancellation cannot interrupt. With
+    /// `producedBytes`, the producer is watched too: after the consumer has left it must stop producing.
     func stopsWhenCancelled() async throws {
         let payload = Self.payload(cancellationPayloadSize, seed: 4)
         let url = try await served(payload)
@@ -47,7 +48,21 @@ extension ImageTransportContract {
             if let outcome, !Self.isCancellation(outcome) {
                 throw ContractFailure("\(what) ended with \(Describe.error(outcome)), expected cancelled or a finish")
             }
+            try await producerStopped(url, payload: payload, what: what)
         }
+    }
+
+    /// Production may finish what was in flight when the consumer left; then the count must stand still.
+    private func producerStopped(_ url: URL, payload: Data, what: String) async throws {
+        guard let producedBytes else { return }
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        let settled = await producedBytes(url)
+        try? await Task.sleep(nanoseconds: 700_000_000)
+        let later = await producedBytes(url)
+        guard later > settled else { return }
+        throw ContractFailure(
+            "\(what): the producer kept producing after the consumer left (\(later - settled) more bytes in 0.7 s, "
+                + "\(later) of \(payload.count) in all)")
     }
 
     static func isCancellation(_ error: any Error) -> Bool {

@@ -32,6 +32,7 @@ public struct ImageTransportContract: PluginContract {
     let payloadSize: Int
     let cancellationPayloadSize: Int
     let cancellationDeadline: Double
+    let producedBytes: (@Sendable (URL) async -> Int)?
 
     /// Creates the contract.
     ///
@@ -43,10 +44,17 @@ public struct ImageTransportContract: PluginContract {
     ///   - payloadSize: bytes served for the ordinary checks.
     ///   - cancellationPayloadSize: bytes served for the cancellation check (large, so the fetch is still busy).
     ///   - cancellationDeadline: seconds a cancelled fetch may take to end (a hang detector, not a speed test).
+    ///   - producedBytes: how many bytes of the source at a URL the transport has taken so far, as the serving side
+    ///     sees them (a test server's bytes sent, a store's chunks handed out). Given, the cancellation check also
+    ///     watches the producer: once the consumer has left, production must stop, not run on unseen to the end.
+    ///     Serve the cancellation payload slowly enough (a second or more) for a runaway producer to show.
     public init(
         transport: any ImageTransport, serve: @escaping @Sendable (Data) async throws -> URL, missingSource: URL,
-        payloadSize: Int = 256 * 1024, cancellationPayloadSize: Int = 8 * 1024 * 1024, cancellationDeadline: Double = 10
+        payloadSize: Int = 256 * 1024, cancellationPayloadSize: Int = 8 * 1024 * 1024,
+        cancellationDeadline: Double = 10,
+        producedBytes: (@Sendable (URL) async -> Int)? = nil
     ) {
+        self.producedBytes = producedBytes
         self.transport = transport
         self.serve = serve
         self.missingSource = missingSource

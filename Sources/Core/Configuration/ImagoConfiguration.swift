@@ -6,7 +6,8 @@ import Foundation
 /// ```json
 /// {"transports": ["http", "file", "data"], "codecs": ["png", "jpeg", "gif", "webp"],
 ///  "imageCache": {"name": "memory", "settings": {…}}, "dataCache": {"name": "disk", "settings": {…}},
-///  "loader": {"maxConcurrentLoads": 8, "retry": {"maxAttempts": 3}, "limits": {"maxPixels": 100000000}}}
+///  "loader": {"maxConcurrentLoads": 8, "retry": {"maxAttempts": 3}, "limits": {"maxPixels": 100000000}},
+///  "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200, "mode": "fill"}}]}}
 /// ```
 public struct ImagoConfiguration: Sendable, Hashable {
     /// Transports, by factory name; later ones win for a scheme.
@@ -19,12 +20,17 @@ public struct ImagoConfiguration: Sendable, Hashable {
     public var dataCache: PluginSpec?
     /// The loader's scheduling, limits and retries.
     public var loader: LoaderSettings
+    /// Named processing presets: processors, by factory name, a load can ask for by the preset's name
+    /// (`ImageLoader.processors(named:)`).
+    public var processing: [String: [PluginSpec]]
 
     /// Creates a configuration.
     public init(
         transports: [PluginSpec] = [], codecs: [PluginSpec] = [], imageCache: PluginSpec? = nil,
-        dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings()
+        dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings(),
+        processing: [String: [PluginSpec]] = [:]
     ) {
+        self.processing = processing
         self.transports = transports
         self.codecs = codecs
         self.imageCache = imageCache
@@ -50,7 +56,8 @@ public struct ImagoConfiguration: Sendable, Hashable {
             codecs: try specs("codecs", defaults.codecs),
             imageCache: try spec("imageCache", defaults.imageCache),
             dataCache: try spec("dataCache", defaults.dataCache),
-            loader: try Self.loaderSettings(reader, defaults: defaults.loader))
+            loader: try Self.loaderSettings(reader, defaults: defaults.loader),
+            processing: try Self.presets(reader, defaults: defaults.processing))
         try reader.finish()
     }
 
@@ -71,13 +78,35 @@ public struct ImagoConfiguration: Sendable, Hashable {
 
     /// The JSON form, which `init(json:)` reads back to an equal configuration.
     public var json: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "transports": .array(transports.map(\.json)),
             "codecs": .array(codecs.map(\.json)),
             "imageCache": imageCache?.json ?? .null,
             "dataCache": dataCache?.json ?? .null,
             "loader": loader.json,
-        ])
+        ]
+        if !processing.isEmpty { object["processing"] = .object(processing.mapValues { .array($0.map(\.json)) }) }
+        return .object(object)
+    }
+
+    /// `processing`: an object of preset names to arrays of processor specs; presets given replace or add to the
+    /// defaults' of the same name.
+    private static func presets(_ reader: ConfigReader, defaults: [String: [PluginSpec]]) throws
+        -> [String: [PluginSpec]]
+    {
+        guard let value = reader.value("processing") else { return defaults }
+        guard case .object(let entries) = value else {
+            throw ConfigReader.error("processing", "expected an object of preset names, found \(value.typeName)")
+        }
+        var presets = defaults
+        for (name, item) in entries {
+            let path = "processing.\(name)"
+            guard case .array(let items) = item else {
+                throw ConfigReader.error(path, "expected an array of processors, found \(item.typeName)")
+            }
+            presets[name] = try items.enumerated().map { try PluginSpec($1, path: "\(path)[\($0)]") }
+        }
+        return presets
     }
 
     private static func isPresent(_ value: JSONValue, _ key: String) -> Bool {

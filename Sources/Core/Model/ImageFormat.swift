@@ -1,5 +1,7 @@
 /// The encoded format of an image: the four built-ins, and any name a plugin brings.
-public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     /// The lowercase name, for example `"png"`.
     public let rawValue: String
 
@@ -8,6 +10,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     /// Creates a format from its name.
     public init(_ name: String) { self.init(rawValue: name) }
+
+    /// A format written as its name: `let avif: ImageFormat = "avif"`.
+    public init(stringLiteral name: String) { self.init(rawValue: name) }
 
     public static let png = ImageFormat("png")
     public static let jpeg = ImageFormat("jpeg")

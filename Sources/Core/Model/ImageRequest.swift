@@ -30,7 +30,9 @@ public struct CachePolicy: OptionSet, Sendable, Hashable {
 }
 
 /// A request for one image: where it is, what to do to it, and how.
-public struct ImageRequest: Sendable {
+///
+/// Two requests are equal when every field is; processors compare by `identifier`.
+public struct ImageRequest: Sendable, Hashable {
     /// The source: `http`, `https`, `file`, `data`, or any scheme a plugin serves.
     public var url: URL
     /// Processors applied in order after decoding (and after orientation, when it is applied).
@@ -46,13 +48,20 @@ public struct ImageRequest: Sendable {
     /// Pixels per point for display (2 for @2x images).
     public var scale: Double
     /// Extra request headers for transports that have headers (HTTP), for example `Authorization`.
+    ///
+    /// Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are part of both cache keys, so different
+    /// credentials never share an entry and a request without them is never answered with what was fetched with
+    /// them; other headers do not split the caches.
     public var headers: [String: String]
+    /// The key that names the source in both caches instead of the URL (for example `"avatar:42"` for a URL
+    /// with a changing signature); `nil` uses the URL. Processing and credentials are still added.
+    public var cacheKey: String?
 
     /// Creates a request.
     public init(
         url: URL, processors: [any ImageProcessor] = [], priority: ImagePriority = .normal,
         cachePolicy: CachePolicy = .default, decodeOptions: DecodeOptions = .default,
-        appliesOrientation: Bool = true, scale: Double = 1, headers: [String: String] = [:]
+        appliesOrientation: Bool = true, scale: Double = 1, headers: [String: String] = [:], cacheKey: String? = nil
     ) {
         self.url = url
         self.processors = processors
@@ -62,6 +71,7 @@ public struct ImageRequest: Sendable {
         self.appliesOrientation = appliesOrientation
         self.scale = scale
         self.headers = headers
+        self.cacheKey = cacheKey
     }
 
     /// A request for a URL string or a plain path; throws `invalidSource` when it is neither.
@@ -72,18 +82,55 @@ public struct ImageRequest: Sendable {
     /// The string that names the source in keys and messages.
     public var sourceString: String { url.absoluteString }
 
-    /// Key of the encoded bytes: the source alone, so requests that differ only in processing share them.
-    public var dataCacheKey: CacheKey { CacheKey(sourceString) }
+    /// Key of the encoded bytes: the source (or `cacheKey`) and the credentials, so requests that differ only in
+    /// processing share them.
+    public var dataCacheKey: CacheKey { CacheKey(sourceKey) }
 
-    /// Key of the finished image: the source and every option that changes the pixels.
+    /// Key of the finished image: the source (or `cacheKey`), the credentials, and every option that changes the
+    /// pixels.
     public var imageCacheKey: CacheKey {
-        var key = sourceString
+        var key = sourceKey
         let decode = decodeOptions.cacheKeyComponent
         if !decode.isEmpty { key += "|decode:" + decode }
         if !appliesOrientation { key += "|orientation:stored" }
         if scale != 1 { key += "|scale:\(scale)" }
         for processor in processors { key += "|" + processor.identifier }
         return CacheKey(key)
+    }
+
+    /// The headers that identify a user, compared case-insensitively.
+    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// The source part of both keys: the source or `cacheKey`, then a digest of the credentials, if any (the
+    /// credentials themselves never appear in a key).
+    private var sourceKey: String {
+        let base = cacheKey ?? sourceString
+        let credentials = headers.compactMap { name, value -> String? in
+            let name = name.lowercased()
+            return Self.credentialHeaders.contains(name) ? "\(name):\(value)" : nil
+        }
+        guard !credentials.isEmpty else { return base }
+        let digest = SHA256.hex(Array(credentials.sorted().joined(separator: "\n").utf8))
+        return base + "|credentials:" + digest.prefix(32)
+    }
+
+    public static func == (lhs: ImageRequest, rhs: ImageRequest) -> Bool {
+        lhs.url == rhs.url && lhs.processors.map(\.identifier) == rhs.processors.map(\.identifier)
+            && lhs.priority == rhs.priority && lhs.cachePolicy == rhs.cachePolicy
+            && lhs.decodeOptions == rhs.decodeOptions && lhs.appliesOrientation == rhs.appliesOrientation
+            && lhs.scale == rhs.scale && lhs.headers == rhs.headers && lhs.cacheKey == rhs.cacheKey
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(processors.map(\.identifier))
+        hasher.combine(priority)
+        hasher.combine(cachePolicy)
+        hasher.combine(decodeOptions)
+        hasher.combine(appliesOrientation)
+        hasher.combine(scale)
+        hasher.combine(headers)
+        hasher.combine(cacheKey)
     }
 
     /// Parses a URL string or a plain file path. Control characters are refused before anything is sent.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One RGBA pixel, 8 bits a channel, straight (unpremultiplied) alpha.
 public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
@@ -31,7 +33,7 @@ public struct Raster: Sendable {
 
     /// Allocates a raster and lets `fill` write every byte of it (rows `bytesPerRow` apart) before it is shared.
     ///
-    /// Throws `limitExceeded` when the size is not positive or overflows.
+    /// Throws `limitExceeded` when the size is not positive or overflows, or when the memory cannot be allocated.
     public init(
         width: Int, height: Int, bytesPerRow: Int? = nil, pool: PixelBufferPool = .shared,
         initializingWith fill: (UnsafeMutableRawBufferPointer) throws -> Void
@@ -45,7 +47,7 @@ public struct Raster: Sendable {
         self.width = width
         self.height = height
         self.bytesPerRow = stride
-        self.storage = PixelStorage(byteCount: count, pool: pool)
+        self.storage = try PixelStorage(byteCount: count, pool: pool)
         try fill(UnsafeMutableRawBufferPointer(rebasing: storage.buffer[0..<count]))
     }
 
@@ -119,5 +121,16 @@ extension Raster: Equatable {
     /// Rasters are equal when their size and visible pixels are (row padding is ignored).
     public static func == (lhs: Raster, rhs: Raster) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && (lhs.storage === rhs.storage || lhs.pixels == rhs.pixels)
+    }
+}
+
+extension UnsafeMutableRawBufferPointer {
+    /// Allocates like `allocate(byteCount:alignment:)` (and is freed by `deallocate()`), but answers `nil` when the
+    /// memory cannot be had instead of stopping the process: an image header may claim any size.
+    static func allocateIfPossible(byteCount: Int, alignment: Int) -> UnsafeMutableRawBufferPointer? {
+        var pointer: UnsafeMutableRawPointer?
+        guard posix_memalign(&pointer, Swift.max(alignment, MemoryLayout<Int>.size), byteCount) == 0, let pointer
+        else { return nil }
+        return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
     }
 }

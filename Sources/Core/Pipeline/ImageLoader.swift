@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Loads images through the plugins of a registry: memory cache → disk cache → transport → decoder →
 /// orientation → processors → caches.
@@ -8,38 +9,59 @@ import Foundation
 /// its last caller is gone. Transport failures are retried by `settings.retry`; fetches and decodes are bounded
 /// by `settings` and started in priority order.
 public final class ImageLoader: Sendable {
-    /// The plugins used.
+    /// The plugins used (taken when the loader was made: plugins registered later are not used by it).
     public let registry: PluginRegistry
     /// Scheduling, limits and retries.
     public let settings: LoaderSettings
+    /// The listeners told about every load.
+    public let eventListeners: [any ImageLoadEventListener]
 
-    let sleep: @Sendable (Double) async throws -> Void
-    let loadLimiter: WorkLimiter
-    let decodeLimiter: WorkLimiter
+    let plugins: PluginSnapshot
+    let memoryStage: MemoryCacheStage
+    let dataStage: DataCacheStage
+    let fetchStage: FetchStage
+    let decodeStage: DecodeStage
+    let processStage: ProcessStage
     let imageTasks = TaskCoalescer<ImageWorkKey, LoadedImage>()
-    let decodeTasks = TaskCoalescer<DecodeWorkKey, LoadedImage>()
+    let decodeTasks = TaskCoalescer<DecodeWorkKey, DecodedResult>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
     let counters = LoaderCounters()
+    private let loadIDs = Atomic<UInt64>(0)
+    /// The queue of fetches (for tests and diagnostics).
+    var loadLimiter: WorkLimiter { fetchStage.limiter }
+    /// The queue of decodes and processing (for tests and diagnostics).
+    var decodeLimiter: WorkLimiter { decodeStage.limiter }
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
 
-    /// Creates a loader of `registry`'s plugins.
-    public convenience init(registry: PluginRegistry, settings: LoaderSettings = .init()) {
-        self.init(registry: registry, settings: settings, sleep: ImageLoader.taskSleep)
+    /// Creates a loader of `registry`'s plugins (as registered now), telling `eventListeners` about every load.
+    public convenience init(
+        registry: PluginRegistry, settings: LoaderSettings = .init(),
+        eventListeners: [any ImageLoadEventListener] = []
+    ) {
+        self.init(registry: registry, settings: settings, eventListeners: eventListeners, sleep: ImageLoader.taskSleep)
     }
 
     /// Creates a loader that waits between retries with `sleep` (seconds), so tests need not wait.
     public init(
         registry: PluginRegistry, settings: LoaderSettings = .init(),
-        sleep: @escaping @Sendable (Double) async throws -> Void
+        eventListeners: [any ImageLoadEventListener] = [], sleep: @escaping @Sendable (Double) async throws -> Void
     ) {
         self.registry = registry
         self.settings = settings
-        self.sleep = sleep
-        self.loadLimiter = WorkLimiter(
-            limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost)
-        self.decodeLimiter = WorkLimiter(limit: settings.maxConcurrentDecodes)
+        self.eventListeners = eventListeners
+        let plugins = registry.snapshot
+        self.plugins = plugins
+        let decodeLimiter = WorkLimiter(limit: settings.maxConcurrentDecodes)
+        memoryStage = MemoryCacheStage(cache: plugins.imageCache, counters: counters)
+        dataStage = DataCacheStage(cache: plugins.dataCache, counters: counters)
+        fetchStage = FetchStage(
+            limiter: WorkLimiter(limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost),
+            retry: settings.retry, maxBytes: settings.limits.maxBytes, counters: counters, sleep: sleep)
+        decodeStage = DecodeStage(
+            decoders: plugins, limits: settings.limits, limiter: decodeLimiter, counters: counters)
+        processStage = ProcessStage(limiter: decodeLimiter)
     }
 
     /// Waits `seconds` with `Task.sleep`; throws when cancelled.
@@ -55,33 +77,43 @@ public final class ImageLoader: Sendable {
     /// A memory-cache hit costs about a microsecond; called from an actor (the main actor), the call also pays
     /// the executor hop of any nonisolated async function: use `cachedResponse(for:)` there to avoid it.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        try await image(for: request, progress: nil)
+        try await image(for: request, priority: PriorityBox(request.priority), listener: nil, progress: nil)
     }
 
     /// Loads the image `request` asks for, reporting bytes received as they arrive.
     public func image(
         for request: ImageRequest, progress: (@Sendable (FetchProgress) -> Void)?
     ) async throws -> ImageResponse {
-        try await image(for: request, priority: PriorityBox(request.priority), progress: progress)
+        try await image(for: request, priority: PriorityBox(request.priority), listener: nil, progress: progress)
+    }
+
+    /// Loads the image `request` asks for, telling `listener` (besides the loader's own listeners) about it.
+    public func image(
+        for request: ImageRequest, listener: any ImageLoadEventListener
+    ) async throws -> ImageResponse {
+        try await image(for: request, priority: PriorityBox(request.priority), listener: listener, progress: nil)
     }
 
     /// Loads with a priority the caller may change while the load waits in a queue.
     func image(
-        for request: ImageRequest, priority: PriorityBox, progress: (@Sendable (FetchProgress) -> Void)?
+        for request: ImageRequest, priority: PriorityBox, listener: (any ImageLoadEventListener)?,
+        progress: (@Sendable (FetchProgress) -> Void)?
     ) async throws -> ImageResponse {
-        let start = ContinuousClock.now
-        if let hit = cachedResponse(for: request, since: start) { return hit }
-        do {
-            try Task.checkCancellation()
-            let loaded = try await imageTasks.value(
-                for: ImageWorkKey(request), priority: priority, progress: progress
-            ) { work in
-                try await self.loadImage(request, work: work)
-            }
-            return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
-        } catch {
-            throw ImagoError.wrapping(error, source: request.sourceString)
+        let listeners = listener.map { eventListeners + [$0] } ?? eventListeners
+        let loadID = loadIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let sink = LoadEventSink.load(loadID, request, listeners: listeners, progress: progress)
+        return try await load(request, priority: priority, sink: sink)
+    }
+
+    /// The processors of the processing preset `name` (named in the configuration's `processing`, or registered
+    /// with `PluginRegistry.registerPreset`), for a request's `processors`. An unknown name throws
+    /// `invalidConfiguration` listing the known ones.
+    public func processors(named name: String) throws -> [any ImageProcessor] {
+        guard let preset = plugins.presets[name] else {
+            let known = PluginRegistry.list(plugins.presets.keys.sorted())
+            throw ImagoError(.invalidConfiguration, "unknown processing preset \"\(name)\" (known: \(known))")
         }
+        return preset
     }
 
     /// Starts loading in a handle that can be cancelled and reports progress.
@@ -92,31 +124,26 @@ public final class ImageLoader: Sendable {
     // MARK: Caches
 
     /// The memory cache of decoded images, if the registry has one.
-    public var imageCache: (any ImageCache)? { registry.imageCache }
+    public var imageCache: (any ImageCache)? { plugins.imageCache }
     /// The disk cache of encoded bytes, if the registry has one.
-    public var dataCache: (any DataCache)? { registry.dataCache }
+    public var dataCache: (any DataCache)? { plugins.dataCache }
 
     /// The image the memory cache holds for `request`, if any.
     public func cachedImage(for request: ImageRequest) -> DecodedImage? {
-        registry.imageCache?.image(for: request.imageCacheKey)
+        plugins.imageCache?.image(for: request.imageCacheKey)
     }
 
     /// Empties the memory cache and the disk cache.
     public func removeAllCaches() async {
-        registry.imageCache?.removeAll()
-        await registry.dataCache?.removeAll()
+        plugins.imageCache?.removeAll()
+        await plugins.dataCache?.removeAll()
     }
 
     /// The response the memory cache can give at once, synchronously (origin `memory`), or `nil`; respects the
     /// request's cache policy.
     public func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        cachedResponse(for: request, since: .now)
-    }
-
-    /// Serves a memory-cache hit without any task hop.
-    private func cachedResponse(for request: ImageRequest, since start: ContinuousClock.Instant) -> ImageResponse? {
-        guard request.cachePolicy.contains(.readMemory), let image = cachedImage(for: request) else { return nil }
-        counters.memoryHits.increment()
+        let start = ContinuousClock.now
+        guard let image = memoryStage.lookup(request, sink: nil) else { return nil }
         return ImageResponse(
             image: image, request: request, origin: .memory, attempts: 0,
             metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))

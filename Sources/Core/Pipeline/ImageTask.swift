@@ -25,7 +25,9 @@ public final class ImageTask: Sendable {
         self.priorityBox = priorityBox
         self.task = Task {
             defer { continuation.finish() }
-            return try await loader.image(for: request, priority: priorityBox) { continuation.yield($0) }
+            return try await loader.image(for: request, priority: priorityBox, listener: nil) {
+                continuation.yield($0)
+            }
         }
     }
 

@@ -29,16 +29,18 @@ struct LoadedImage: Sendable {
     }
 }
 
-/// Requests that share a fetch: same source, same headers, same use of the disk cache.
+/// Requests that share a fetch: same source, same headers, same cache key, same use of the disk cache.
 struct FetchWorkKey: Hashable, Sendable {
     var source: String
     var headers: [String: String]
+    var cacheKey: String?
     var readsDisk: Bool
     var writesDisk: Bool
 
     init(_ request: ImageRequest) {
         source = request.sourceString
         headers = request.headers
+        cacheKey = request.cacheKey
         readsDisk = request.cachePolicy.contains(.readDisk)
         writesDisk = request.cachePolicy.contains(.writeDisk)
     }
@@ -73,16 +75,12 @@ struct ImageWorkKey: Hashable, Sendable {
 }
 
 extension ImageRequest {
-    /// The decode options used: the request's, plus a target size taken from a leading `ResizeProcessor` when the
-    /// request gives none, so JPEG and WebP can decode at a reduced scale before the resize.
-    ///
-    /// The derived target is a square of the resize's larger side under `fill`: the reduced image then covers
-    /// the resize whatever the EXIF orientation turns out to be, so the result is as sharp as without it.
+    /// The decode options used: the request's, plus the target size its processors ask for when the request gives
+    /// none, so JPEG and WebP can decode at a reduced scale (see `SizeAwareProcessor`).
     var effectiveDecodeOptions: DecodeOptions {
         var options = decodeOptions
-        if options.targetSize == nil, let resize = processors.first as? ResizeProcessor {
-            let side = Swift.max(resize.size.width, resize.size.height)
-            options.targetSize = PixelSize(width: side, height: side)
+        if options.targetSize == nil, let target = DecodeSizeNeed.target(of: processors) {
+            options.targetSize = target
             options.contentMode = .fill
         }
         return options

@@ -2,7 +2,8 @@ import Foundation
 
 /// Which failures are retried, how often, and how long to wait between attempts.
 ///
-/// Retryable: connection failures (no status), timeouts, and HTTP 408, 429 and 5xx. Never other 4xx, never
+/// Retryable: what can succeed later: connection failures and resets (`connectionFailed`), timeouts, and HTTP 408,
+/// 429, 500, 502, 503 and 504. Never other statuses, TLS or certificate failures, invalid URLs, file errors,
 /// decoding errors, limits or cancellation. Delays grow exponentially with jitter up to `maxDelay`; a server's
 /// `Retry-After` is honoured within the same cap.
 public struct RetryPolicy: Sendable, Hashable, Codable {
@@ -37,13 +38,14 @@ public struct RetryPolicy: Sendable, Hashable, Codable {
     /// Whether `error` is worth another attempt.
     public func isRetryable(_ error: ImagoError) -> Bool {
         switch error.kind {
-        case .timedOut: return true
-        case .transportFailed(let status):
-            guard let status else { return true }
-            return status == 408 || status == 429 || (500...599).contains(status)
+        case .timedOut, .connectionFailed: return true
+        case .transportFailed(let status?): return Self.retryableStatuses.contains(status)
         default: return false
         }
     }
+
+    /// The HTTP statuses worth another attempt.
+    public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
     /// The wait before attempt `attempt + 1` after `attempt` failed with `error` (attempts count from 1).
     public func delay(afterAttempt attempt: Int, error: ImagoError? = nil, random: Double = Double.random(in: -1...1))

@@ -9,7 +9,7 @@ final class SharedWork<Value: Sendable>: PrioritySource {
 
     struct Waiter {
         var continuation: Continuation
-        var progress: (@Sendable (FetchProgress) -> Void)?
+        var sink: LoadEventSink?
         var priority: any PrioritySource
     }
 
@@ -79,11 +79,14 @@ final class SharedWork<Value: Sendable>: PrioritySource {
         }
     }
 
-    /// Sends progress to every waiter.
-    func report(_ progress: FetchProgress) {
-        let handlers = state.withLock { $0.waiters.values.compactMap(\.progress) }
-        for handler in handlers { handler(progress) }
+    /// Sends an event of the shared work to every waiter.
+    func emit(_ kind: ImageLoadEvent.Kind) {
+        let sinks = state.withLock { $0.waiters.values.compactMap(\.sink) }
+        for sink in sinks { sink(kind) }
     }
+
+    /// The sink that reaches every waiter, for the stages the work runs.
+    var sink: LoadEventSink { LoadEventSink { kind in self.emit(kind) } }
 
     private func finish(_ result: Result<Value, any Error>) {
         let (waiters, wasDone) = state.withLock { state in

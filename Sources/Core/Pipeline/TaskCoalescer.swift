@@ -23,7 +23,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The result of the work for `key`, starting `work` unless the same key is already in flight.
     func value(
-        for key: Key, priority: any PrioritySource, progress: (@Sendable (FetchProgress) -> Void)? = nil,
+        for key: Key, priority: any PrioritySource, sink: LoadEventSink? = nil,
         work: @escaping @Sendable (SharedWork<Value>) async throws -> Value
     ) async throws -> Value {
         let id = state.withLock { state in
@@ -34,7 +34,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: SharedWork<Value>.Continuation) in
                 let waiter = SharedWork<Value>.Waiter(
-                    continuation: continuation, progress: progress, priority: priority)
+                    continuation: continuation, sink: sink, priority: priority)
                 let (shared, isNew) = join(key, id: id, waiter: waiter)
                 holder.set(shared)
                 if isNew { shared.start(work) }

@@ -13,6 +13,15 @@ public protocol DataCache: Sendable {
     func removeEntry(for key: CacheKey) async
     /// Removes every entry.
     func removeAll() async
+
+    /// The entry for `key`, reporting to `failures` a read that failed (and is answered as a miss) rather than
+    /// only returning `nil`; the loader calls this one. Implement it when reads can fail (a network cache, tiers).
+    func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry?
+
+    /// The longest time, in seconds, an answer without freshness information is reused before revalidating:
+    /// 10% of its `Last-Modified` age at most this, or this when it has no `Last-Modified` (604800 s, 7 days,
+    /// unless the cache is configured otherwise).
+    var defaultMaxAge: Double { get }
 }
 
 /// Encoded bytes and their metadata.
@@ -68,6 +77,10 @@ public struct CacheMetadata: Sendable, Hashable, Codable {
         self.contentType = contentType
     }
 
+    /// The longest heuristic freshness, in seconds, unless a cache is configured otherwise: 7 days (as Kingfisher
+    /// and SDWebImage keep images).
+    public static let standardDefaultMaxAge: Double = 604_800
+
     /// Whether the bytes may be served without asking the origin.
     public func isFresh(at now: Date = Date()) -> Bool {
         if let expires { return now < expires }
@@ -76,4 +89,29 @@ public struct CacheMetadata: Sendable, Hashable, Codable {
 
     /// Whether the entry can be revalidated with a conditional request.
     public var canRevalidate: Bool { etag != nil || lastModified != nil }
+}
+
+/// Where a data cache reports a failure it recovers from (a read that failed and is answered as a miss, a tier
+/// that could not be written), so the loader shows it as an event (`dataCacheReadFailed`).
+public struct CacheFailureReporter: Sendable {
+    private let body: @Sendable (ImagoError) -> Void
+
+    /// Creates a reporter calling `body` for each failure.
+    public init(_ body: @escaping @Sendable (ImagoError) -> Void) { self.body = body }
+
+    /// Reports `error`.
+    public func report(_ error: ImagoError) { body(error) }
+
+    /// A reporter that drops every failure.
+    public static let ignoring = CacheFailureReporter { _ in }
+}
+
+extension DataCache {
+    /// By default a cache reports nothing: its `entry(for:)` is asked.
+    public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
+        await entry(for: key)
+    }
+
+    /// By default, answers without a Last-Modified or any freshness information are fresh for 7 days.
+    public var defaultMaxAge: Double { CacheMetadata.standardDefaultMaxAge }
 }

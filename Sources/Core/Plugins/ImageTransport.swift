@@ -11,6 +11,9 @@ public protocol ImageTransport: Sendable {
 
     /// Starts fetching; bytes arrive as the returned stream is iterated.
     func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error>
+
+    /// Whether and how the answers may be kept in a data cache; `nil` (the default) keeps none.
+    var cachePolicy: (any TransportCachePolicy)? { get }
 }
 
 /// What a transport is asked to fetch.
@@ -152,4 +155,21 @@ extension ImageTransport {
         try Task.checkCancellation()
         return FetchedData(data: data, metadata: metadata)
     }
+}
+
+/// Whether and how a transport's answers may be kept in a data cache: the transport supplies it
+/// (`ImageTransport.cachePolicy`), so the loader knows no protocol's rules. HTTP's is `HTTPCachePolicy`.
+public protocol TransportCachePolicy: Sendable {
+    /// The metadata to store with `response`'s bytes, or `nil` when they must not be stored. `defaultMaxAge`
+    /// (seconds) is the data cache's cap on heuristic freshness.
+    func metadata(for response: TransportMetadata, defaultMaxAge: Double, now: Date) -> CacheMetadata?
+
+    /// A stored entry's metadata after the origin answered a revalidation with `response` (`304 Not Modified`).
+    func refreshed(_ metadata: CacheMetadata, by response: TransportMetadata, now: Date) -> CacheMetadata
+}
+
+extension ImageTransport {
+    /// By default a transport's answers are not kept in the data cache (local files and `data:` URIs are at hand
+    /// already, and without validators a copy could not tell when they changed).
+    public var cachePolicy: (any TransportCachePolicy)? { nil }
 }

@@ -10,6 +10,7 @@ extension PluginRegistry {
         fresh.imageCacheFactories = snapshot.imageCacheFactories
         fresh.dataCacheFactories = snapshot.dataCacheFactories
         fresh.processorFactories = snapshot.processorFactories
+        fresh.presets = snapshot.presets
         let registry = PluginRegistry(state: fresh)
 
         for (index, spec) in configuration.transports.enumerated() {
@@ -27,6 +28,13 @@ extension PluginRegistry {
         if let spec = configuration.dataCache {
             registry.dataCache = try Self.build(
                 spec, from: snapshot.dataCacheFactories, kind: "data cache", path: "dataCache")
+        }
+        for (name, specs) in configuration.processing.sorted(by: { $0.key < $1.key }) {
+            let processors = try specs.enumerated().map { index, spec in
+                try Self.build(
+                    spec, from: snapshot.processorFactories, kind: "processor", path: "processing.\(name)[\(index)]")
+            }
+            registry.registerPreset(name, processors)
         }
         return registry
     }
@@ -60,9 +68,7 @@ extension PluginRegistry {
         throws -> P
     {
         guard let factory = factories[spec.name] else {
-            let known = factories.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw ConfigReader.error(
-                path, "unknown \(kind) \"\(spec.name)\" (known: \(known.isEmpty ? "none" : known))")
+            throw ConfigReader.error(path, "unknown \(kind) \"\(spec.name)\" (known: \(list(factories.keys.sorted())))")
         }
         return try factory.build(spec.settings, path: "\(path).settings")
     }

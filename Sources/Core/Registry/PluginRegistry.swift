@@ -17,6 +17,7 @@ public final class PluginRegistry: Sendable {
         var imageCacheFactories: [String: PluginFactory<any ImageCache>] = [:]
         var dataCacheFactories: [String: PluginFactory<any DataCache>] = [:]
         var processorFactories: [String: PluginFactory<any ImageProcessor>] = [:]
+        var presets: [String: [any ImageProcessor]] = [:]
     }
     let state: Mutex<State>
 
@@ -60,23 +61,24 @@ public final class PluginRegistry: Sendable {
     /// The transport for `url`'s scheme, or `nil` when none serves it.
     public func transport(for url: URL) -> (any ImageTransport)? {
         let scheme = url.scheme?.lowercased() ?? ""
-        return state.withLock { $0.transports.last { $0.schemes.contains(scheme) } }
+        // Plugin code (`schemes`, `canDecode`) runs outside the lock, on a copy of the list.
+        return transports.first { $0.schemes.contains(scheme) }
     }
 
     /// The decoder for `data`, chosen by sniffing its first bytes, or `nil` when none recognises them.
     public func decoder(for data: Data) -> (any ImageDecoder)? {
         let header = data.prefix(ImageFormat.sniffLength)
-        return state.withLock { $0.decoders.last { $0.canDecode(header) } }
+        return decoders.first { $0.canDecode(header) }
     }
 
     /// The decoder of `format`, if one is registered.
     public func decoder(for format: ImageFormat) -> (any ImageDecoder)? {
-        state.withLock { $0.decoders.last { $0.format == format } }
+        decoders.first { $0.format == format }
     }
 
     /// The encoder of `format`, if one is registered.
     public func encoder(for format: ImageFormat) -> (any ImageEncoder)? {
-        state.withLock { $0.encoders.last { $0.format == format } }
+        encoders.first { $0.format == format }
     }
 
     // MARK: Factories
@@ -107,14 +109,44 @@ public final class PluginRegistry: Sendable {
     /// Names of the registered codec factories, sorted.
     public var codecFactoryNames: [String] { state.withLock { $0.codecFactories.keys.sorted() } }
 
-    /// Builds a processor by name, for example `resize` with `{"width": 100, "height": 100}`.
+    /// Names of the registered processor factories, sorted.
+    public var processorFactoryNames: [String] { state.withLock { $0.processorFactories.keys.sorted() } }
+
+    /// Builds a processor by name, for example `resize` with `{"width": 100, "height": 100}`; an unknown name
+    /// throws `invalidConfiguration` listing the known ones.
     public func makeProcessor(named name: String, settings: JSONValue = .object([:]), path: String = "processor") throws
         -> any ImageProcessor
     {
-        guard let factory = state.withLock({ $0.processorFactories[name] }) else {
-            throw ConfigReader.error(path, "unknown processor \"\(name)\"")
+        let (factory, known) = state.withLock { ($0.processorFactories[name], $0.processorFactories.keys.sorted()) }
+        guard let factory else {
+            throw ConfigReader.error(path, "unknown processor \"\(name)\" (known: \(Self.list(known)))")
         }
         return try factory.build(settings, path: path)
+    }
+
+    // MARK: Processing presets
+
+    /// Makes `processors` a named preset a load can ask for (`processors(named:)`), replacing one of that name.
+    public func registerPreset(_ name: String, _ processors: [any ImageProcessor]) {
+        state.withLock { $0.presets[name] = processors }
+    }
+
+    /// Names of the processing presets, sorted.
+    public var presetNames: [String] { state.withLock { $0.presets.keys.sorted() } }
+
+    /// The processors of the preset `name`; an unknown name throws `invalidConfiguration` listing the known ones.
+    public func processors(named name: String) throws -> [any ImageProcessor] {
+        let (preset, known) = state.withLock { ($0.presets[name], $0.presets.keys.sorted()) }
+        guard let preset else {
+            throw ImagoError(
+                .invalidConfiguration, "unknown processing preset \"\(name)\" (known: \(Self.list(known)))")
+        }
+        return preset
+    }
+
+    /// `"a", "b"`, or `none`.
+    static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }
 

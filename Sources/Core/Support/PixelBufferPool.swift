@@ -29,8 +29,9 @@ public final class PixelBufferPool: Sendable {
     /// Idle bytes held now.
     public var idleBytes: Int { idle.withLock { $0.bytes } }
 
-    /// A buffer of at least `count` bytes (uninitialised); an idle one of a close size when there is one.
-    func take(_ count: Int) -> UnsafeMutableRawBufferPointer {
+    /// A buffer of at least `count` bytes (uninitialised); an idle one of a close size when there is one; `nil`
+    /// when the memory cannot be had.
+    func take(_ count: Int) -> UnsafeMutableRawBufferPointer? {
         if count >= minimumPooledSize {
             let reused: PooledBuffer? = idle.withLock { state in
                 // The smallest idle buffer that fits without wasting more than a quarter.
@@ -46,7 +47,7 @@ public final class PixelBufferPool: Sendable {
             }
             if let reused { return reused.pointer }
         }
-        return .allocate(byteCount: Swift.max(count, 1), alignment: 64)
+        return .allocateIfPossible(byteCount: Swift.max(count, 1), alignment: 64)
     }
 
     /// Takes a buffer back, or frees it when it is small or the pool is full.
@@ -90,10 +91,13 @@ final class PixelStorage: @unchecked Sendable {
     let byteCount: Int
     let pool: PixelBufferPool
 
-    init(byteCount: Int, pool: PixelBufferPool) {
+    init(byteCount: Int, pool: PixelBufferPool) throws {
+        guard let buffer = pool.take(byteCount) else {
+            throw ImagoError(.limitExceeded, "cannot allocate \(byteCount) bytes of pixels")
+        }
         self.byteCount = byteCount
         self.pool = pool
-        self.buffer = pool.take(byteCount)
+        self.buffer = buffer
     }
 
     deinit { pool.recycle(buffer) }

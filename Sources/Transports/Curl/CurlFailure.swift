@@ -6,13 +6,15 @@ import ImagoCore
 enum CurlFailure {
     static func error(for code: CURLcode, source: String) -> ImagoError {
         let failed = ImagoError.Kind.transportFailed(status: nil)
+        // Refused, empty or cut connections may succeed later (the loader retries them); the rest would not.
+        let lost = ImagoError.Kind.connectionFailed
         switch code {
-        case CURLE_COULDNT_CONNECT: return ImagoError(failed, "connection refused", source: source)
+        case CURLE_COULDNT_CONNECT: return ImagoError(lost, "connection refused", source: source)
         case CURLE_COULDNT_RESOLVE_HOST: return ImagoError(failed, "host not found", source: source)
         case CURLE_COULDNT_RESOLVE_PROXY: return ImagoError(failed, "proxy not found", source: source)
         case CURLE_OPERATION_TIMEDOUT: return ImagoError(.timedOut, "timed out (libcurl)", source: source)
-        case CURLE_GOT_NOTHING: return ImagoError(failed, "the server sent no response", source: source)
-        case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return ImagoError(failed, "connection lost", source: source)
+        case CURLE_GOT_NOTHING: return ImagoError(lost, "the server sent no response", source: source)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return ImagoError(lost, "connection lost", source: source)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
             return ImagoError(failed, "bad server response", source: source)
         case CURLE_SSL_CONNECT_ERROR: return ImagoError(failed, "secure connection failed", source: source)
@@ -44,6 +46,6 @@ enum CurlFailure {
         let reason =
             expected.map { "truncated body: received \(received) of \($0) bytes" }
             ?? "truncated body: the connection ended after \(received) bytes"
-        return ImagoError(.transportFailed(status: nil), reason, source: source)
+        return ImagoError(.connectionFailed, reason, source: source)
     }
 }

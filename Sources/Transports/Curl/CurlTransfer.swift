@@ -183,7 +183,7 @@ final class CurlTransfer {
             if let refusedAddress, result == CURLE_COULDNT_CONNECT {
                 finish(throwing: CurlFailure.refused(refusedAddress, source: source))
             } else if result == CURLE_OK {
-                fail(.transportFailed(status: nil), "the server sent no response")
+                fail(.connectionFailed, "the server sent no response")
             } else {
                 finish(throwing: CurlFailure.error(for: result, source: source))
             }

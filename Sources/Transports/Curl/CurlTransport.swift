@@ -16,6 +16,8 @@ import ImagoCore
 public final class CurlTransport: ImageTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
+    /// Answers are kept by the HTTP caching rules (RFC 9111, private cache).
+    public var cachePolicy: (any TransportCachePolicy)? { HTTPCachePolicy() }
     /// The multi handle and its thread (internal: the tests watch it end).
     let multi: CurlMulti
 

@@ -10,16 +10,30 @@ enum HTTPFailure {
     static func error(for error: any Error, source: String) -> ImagoError {
         if let error = error as? ImagoError { return error.naming(source) }
         guard let urlError = error as? URLError else {
-            return ImagoError(.transportFailed(status: nil), error.localizedDescription, source: source)
+            return ImagoError(
+                .transportFailed(status: nil), error.localizedDescription, source: source,
+                underlying: error)
         }
+        return keeping(urlError, in: translated(urlError, source: source))
+    }
+
+    /// The error with `urlError` kept as its underlying error.
+    private static func keeping(_ urlError: URLError, in error: ImagoError) -> ImagoError {
+        var error = error
+        error.underlying = urlError
+        return error
+    }
+
+    private static func translated(_ urlError: URLError, source: String) -> ImagoError {
         let failed = ImagoError.Kind.transportFailed(status: nil)
+        let lost = ImagoError.Kind.connectionFailed
         switch urlError.code {
         case .cancelled: return ImagoError(.cancelled, "cancelled", source: source)
         case .timedOut: return ImagoError(.timedOut, "timed out (URLSession)", source: source)
-        case .cannotConnectToHost: return ImagoError(failed, "connection refused", source: source)
+        case .cannotConnectToHost: return ImagoError(lost, "connection refused", source: source)
         case .cannotFindHost, .dnsLookupFailed: return ImagoError(failed, "host not found", source: source)
-        case .networkConnectionLost: return ImagoError(failed, "connection lost", source: source)
-        case .notConnectedToInternet: return ImagoError(failed, "not connected to the network", source: source)
+        case .networkConnectionLost: return ImagoError(lost, "connection lost", source: source)
+        case .notConnectedToInternet: return ImagoError(lost, "not connected to the network", source: source)
         case .badServerResponse: return ImagoError(failed, "bad server response", source: source)
         case .httpTooManyRedirects: return ImagoError(failed, "too many redirects", source: source)
         case .redirectToNonExistentLocation: return ImagoError(failed, "redirect without a location", source: source)

@@ -164,11 +164,11 @@ final class HTTPLoad: Sendable {
     func complete(_ error: (any Error)?) {
         let (received, expected, hasResponse) = state.withLock { ($0.received, $0.expected, $0.hasResponse) }
         if let expected, received < expected {
-            fail(.transportFailed(status: nil), "truncated body: received \(received) of \(expected) bytes")
+            fail(.connectionFailed, "truncated body: received \(received) of \(expected) bytes")
         } else if let error {
             finish(throwing: HTTPFailure.error(for: error, source: source))
         } else if !hasResponse {
-            fail(.transportFailed(status: nil), "the server sent no response")
+            fail(.connectionFailed, "the server sent no response")
         } else {
             finish(throwing: nil)
         }

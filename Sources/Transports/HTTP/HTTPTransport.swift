@@ -13,6 +13,8 @@ import ImagoCore
 public final class HTTPTransport: ImageTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
+    /// Answers are kept by the HTTP caching rules (RFC 9111, private cache).
+    public var cachePolicy: (any TransportCachePolicy)? { HTTPCachePolicy() }
     private let session: URLSession
     private let router: HTTPSessionDelegate
     private let callbackQueue: OperationQueue

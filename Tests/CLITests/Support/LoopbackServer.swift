@@ -2,7 +2,8 @@ import Foundation
 import ImagoTestSupport
 
 /// A real HTTP server on 127.0.0.1 (Python 3), serving a folder: files are 200, missing ones 404,
-/// `/slow/NAME` answers NAME after 3 seconds, `/fail/…` is 503, `/count` reports how many requests it served.
+/// `/slow/NAME` answers NAME after 3 seconds, `/fail/…` is 503, `/auth/NAME` and `/cookie/NAME` answer 401
+/// without an `Authorization` (or `Cookie`) header, and `/count` reports how many requests it served.
 /// It is stopped (SIGKILL, then reaped) when released.
 final class LoopbackServer {
     private let server: PythonLoopbackServer
@@ -24,6 +25,11 @@ final class LoopbackServer {
                         return self.send(200, str(served[0]).encode(), 'text/plain')
                     if path.startswith('/fail/'):
                         return self.send(503, b'try later', 'text/plain')
+                    for prefix, header in (('/auth/', 'Authorization'), ('/cookie/', 'Cookie')):
+                        if path.startswith(prefix):
+                            if not self.headers.get(header):
+                                return self.send(401, b'who are you?', 'text/plain')
+                            path = path[len(prefix) - 1:]
                     if path.startswith('/slow/'):
                         time.sleep(3)
                         path = path[5:]

@@ -33,8 +33,15 @@ struct CorpusReference: Sendable {
     /// Every file with its reference verdicts.
     let entries: [Entry]
 
-    /// The corpus next to the repository (`../shared/corpus`), or `IMAGO_CORPUS` when set.
+    /// The corpus next to the repository (`../shared/corpus`), or `IMAGO_CORPUS` when set; a test calling this
+    /// is skipped when the corpus is absent (failed with `IMAGO_REQUIRE_CORPUS=1`).
     static func load() throws -> CorpusReference {
+        try SharedCorpus.require()
+        return try read()
+    }
+
+    /// The corpus, read without the skip (for a shared static: tests then call `SharedCorpus.require()`).
+    static func read() throws -> CorpusReference {
         let root = SharedCorpus.root
         let data = try Data(contentsOf: root.appendingPathComponent("reference.json"))
         return CorpusReference(root: root, entries: try JSONDecoder().decode(Document.self, from: data).files)

@@ -57,9 +57,11 @@ enum TestImages {
         ]
     }
 
-    /// A corpus file's bytes.
+    /// A corpus file's bytes; a test calling this is skipped when the corpus is absent (failed with
+    /// `IMAGO_REQUIRE_CORPUS=1`).
     static func corpusFile(_ path: String) throws -> Data {
-        try Data(contentsOf: SharedCorpus.file(path))
+        try SharedCorpus.require()
+        return try Data(contentsOf: SharedCorpus.file(path))
     }
 }
 

@@ -98,4 +98,41 @@ enum BrokenTransports {
             return store.fetch(request)
         }
     }
+
+    /// Stops delivering when the consumer leaves (the stream ends at once), but its producer runs on, reading the
+    /// whole source into a stream nobody reads: a runaway only the producer side shows.
+    final class KeepsProducing: ImageTransport {
+        let store: MemoryTransport
+        private let produced = Mutex<[URL: Int]>([:])
+        init(store: MemoryTransport) { self.store = store }
+        var schemes: Set<String> { store.schemes }
+
+        /// Bytes the producer has read of `url`'s source.
+        func producedBytes(_ url: URL) -> Int { produced.withLock { $0[url] ?? 0 } }
+
+        func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+            let url = request.url
+            guard let data = store.data(at: url) else {
+                return AsyncThrowingStream {
+                    $0.finish(throwing: ImagoError(.invalidSource, "missing", source: url.absoluteString))
+                }
+            }
+            return AsyncThrowingStream { continuation in
+                // No onTermination: nothing tells the producer the consumer has gone.
+                Task {
+                    continuation.yield(.response(TransportMetadata(expectedLength: Int64(data.count))))
+                    var offset = 0
+                    while offset < data.count {
+                        let end = min(offset + 16384, data.count)
+                        continuation.yield(.bytes(data.subdata(in: offset..<end)))
+                        self.produced.withLock { $0[url, default: 0] += end - offset }
+                        offset = end
+                        // A slow link: 16 KB every 2 ms.
+                        try? await Task.sleep(nanoseconds: 2_000_000)
+                    }
+                    continuation.finish()
+                }
+            }
+        }
+    }
 }

@@ -68,6 +68,7 @@ final class FakeDataCache: DataCache {
 
     var storeCount: Int { state.withLock { $0.stores } }
     func peek(_ key: CacheKey) -> DataCacheEntry? { state.withLock { $0.entries[key] } }
+    var keys: Set<CacheKey> { state.withLock { Set($0.entries.keys) } }
     func put(_ entry: DataCacheEntry, for key: CacheKey) { state.withLock { $0.entries[key] = entry } }
 
     func entry(for key: CacheKey) async -> DataCacheEntry? { peek(key) }

@@ -31,8 +31,13 @@ final class FakeTransport: ImageTransport {
 
     let schemes: Set<String>
     let state = Mutex(State())
+    /// Answers are kept by the HTTP rules unless a test says otherwise.
+    let cachePolicy: (any TransportCachePolicy)?
 
-    init(schemes: Set<String> = ["fake"]) { self.schemes = schemes }
+    init(schemes: Set<String> = ["fake"], cachePolicy: (any TransportCachePolicy)? = HTTPCachePolicy()) {
+        self.schemes = schemes
+        self.cachePolicy = cachePolicy
+    }
 
     func serve(_ path: String, _ behavior: Behavior) { state.withLock { $0.behaviors[path] = behavior } }
     func serve(_ path: String, data: Data) { serve(path, Behavior(data: data)) }

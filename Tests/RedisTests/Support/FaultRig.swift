@@ -44,7 +44,17 @@ final class FaultRig: Sendable {
     /// the response and how long the load took.
     @discardableResult
     func load(_ name: String) async throws -> (response: ImageResponse, seconds: Double) {
-        let loader = ImageLoader(registry: registry)
+        let events = failureEvents
+        let loader = ImageLoader(
+            registry: registry,
+            eventListeners: [
+                ImageLoadEventClosure { event in
+                    switch event.kind {
+                    case .dataCacheReadFailed(let error), .cacheWriteFailed(.data, let error): events.append(error)
+                    default: break
+                    }
+                }
+            ])
         let start = ContinuousClock.now
         let response = try await loader.image(for: ImageRequest(url: origin.url(name)))
         let elapsed = start.duration(to: .now)
@@ -66,6 +76,10 @@ final class FaultRig: Sendable {
     }
 
     var reported: [ImagoError] { errors.all }
+
+    /// The cache failures the loaders' events carried (`dataCacheReadFailed`, `cacheWriteFailed`).
+    let failureEvents = ErrorLog()
+    var events: [ImagoError] { failureEvents.all }
 
     /// Waits out the cache's stand-aside interval.
     func waitRetryInterval() async throws {
@@ -106,9 +120,13 @@ struct TimedDataCache: DataCache {
     }
 
     func entry(for key: CacheKey) async -> DataCacheEntry? {
+        await entry(for: key, reporting: .ignoring)
+    }
+
+    func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
         let start = ContinuousClock.now
         defer { log.record(since: start) }
-        return await cache.entry(for: key)
+        return await cache.entry(for: key, reporting: failures)
     }
 
     func store(_ entry: DataCacheEntry, for key: CacheKey) async throws {

@@ -1,0 +1,67 @@
+import Foundation
+import Imago
+
+/// The loader the one-shot commands (`info`, `convert`, `show`, `sheet`, `bench decode`) read sources through:
+/// the standard transports and codecs, no caches, the request headers given with `--header`.
+struct CommandLoader: Sendable {
+    let loader: ImageLoader
+    let headers: [String: String]
+
+    init(headers: [String: String] = [:]) {
+        let registry = PluginRegistry.standard()
+        registry.imageCache = nil
+        registry.dataCache = nil
+        loader = ImageLoader(registry: registry)
+        self.headers = headers
+    }
+
+    /// The registry of the loader, for the encoders.
+    var registry: PluginRegistry { loader.registry }
+
+    /// The request for `source` with the headers; errors name the source as the user wrote it.
+    func request(_ source: String) throws(ImagoError) -> ImageRequest {
+        do {
+            return ImageRequest(url: try ImageRequest.url(from: source), cachePolicy: .none, headers: headers)
+        } catch {
+            throw Self.named(error, source)
+        }
+    }
+
+    /// Loads `request` (made by `request(_:)`) through the loader, warning on standard error about caches
+    /// that failed on the way.
+    func load(_ request: ImageRequest, source: String) async throws(ImagoError) -> ImageResponse {
+        let watch = CacheFailureWatch()
+        do {
+            let response = try await loader.image(for: request, listener: watch)
+            watch.warnOnce(command: "imago")
+            return response
+        } catch {
+            throw Self.named(error, source)
+        }
+    }
+
+    /// Loads `source` as `configure` shapes its request.
+    func image(_ source: String, _ configure: (inout ImageRequest) -> Void = { _ in }) async throws(ImagoError)
+        -> ImageResponse
+    {
+        var request = try request(source)
+        configure(&request)
+        return try await load(request, source: source)
+    }
+
+    /// The bytes of `source`, as the loader fetches them.
+    func data(_ source: String) async throws(ImagoError) -> Data {
+        do {
+            return try await loader.data(for: try request(source))
+        } catch {
+            throw Self.named(error, source)
+        }
+    }
+
+    /// The error as a toolkit error naming `source` as the user wrote it.
+    static func named(_ error: any Error, _ source: String) -> ImagoError {
+        var wrapped = ImagoError.wrapping(error)
+        wrapped.source = source
+        return wrapped
+    }
+}

@@ -1,0 +1,42 @@
+/// Stage 6: the request's processors, in order, within a decode slot (processing is CPU-bound too).
+struct ProcessStage: Sendable {
+    let limiter: WorkLimiter
+
+    /// Runs `request`'s processors on `image`; reports the timing when there are any.
+    func process(
+        _ image: DecodedImage, for request: ImageRequest, priority: any PrioritySource, sink: LoadEventSink?
+    ) async throws -> (DecodedImage, StageTiming?) {
+        guard !request.processors.isEmpty else { return (image, nil) }
+        try Task.checkCancellation()
+        let queuedSince = ContinuousClock.now
+        return try await limiter.withSlot(priority: priority) {
+            try Task.checkCancellation()
+            let start = ContinuousClock.now
+            let processed = try Self.run(request.processors, on: image, scale: request.scale)
+            let timing = StageTiming(
+                queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)
+            sink(.processed(timing))
+            return (processed, timing)
+        }
+    }
+
+    /// Runs `processors` in order; foreign errors become `processingFailed`.
+    static func run(_ processors: [any ImageProcessor], on image: DecodedImage, scale: Double) throws
+        -> DecodedImage
+    {
+        var image = image
+        for processor in processors {
+            do {
+                image = try processor.process(image)
+            } catch let error as ImagoError {
+                throw error
+            } catch {
+                throw ImagoError(
+                    .processingFailed, "\(processor.identifier) failed: \(error)",
+                    underlying: error)
+            }
+        }
+        image.scale = scale
+        return image
+    }
+}

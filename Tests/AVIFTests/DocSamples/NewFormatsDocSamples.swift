@@ -1,0 +1,12 @@
+import ImagoAVIF
+import ImagoCore
+import Testing
+
+// The Swift sample of Docs/NewFormats.md, verbatim (DocSamplesTests checks it is here), run.
+
+@Test func theNewFormatsRegistrationSampleRegistersAVIF() {
+    let registry = PluginRegistry()
+    registry.register(Codec(decoder: AVIFCodec(), encoder: AVIFCodec(speed: 6)))
+    #expect(registry.decoder(for: ImageFormat("avif")) != nil)
+    #expect(registry.encoder(for: ImageFormat("avif")) != nil)
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ImagoCore
+
+/// A user's thumbnail processor that knows the size it needs, without being a `ResizeProcessor`.
+private struct ThumbnailProcessor: SizeAwareProcessor {
+    let side: Int
+    var identifier: String { "thumbnail(\(side))" }
+    var decodeSizeNeed: DecodeSizeNeed { .covering(PixelSize(width: side, height: side)) }
+    func process(_ image: DecodedImage) throws -> DecodedImage { image }
+}
+
+/// A colour change: any decoded size will do.
+private struct TintProcessor: SizeAwareProcessor {
+    var identifier: String { "tint" }
+    var decodeSizeNeed: DecodeSizeNeed { .anySize }
+    func process(_ image: DecodedImage) throws -> DecodedImage { image }
+}
+
+/// A transport whose `schemes` reads the registry it is registered in (plugin code calling back).
+private final class ReentrantTransport: ImageTransport {
+    let registry: PluginRegistry
+    init(registry: PluginRegistry) { self.registry = registry }
+    var schemes: Set<String> {
+        _ = registry.decoders.count
+        return ["fake"]
+    }
+    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            continuation.yield(.response(TransportMetadata()))
+            continuation.yield(.bytes(FakeDecoder.encode()))
+            continuation.finish()
+        }
+    }
+}
+
+@Suite struct PipelineStageTests {
+    @Test func anySizeAwareProcessorGivesTheDecodeTarget() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode())
+        var request = env.request("/a")
+        request.processors = [TintProcessor(), ThumbnailProcessor(side: 2)]
+        _ = try await env.loader.image(for: request)
+        #expect(env.decoder.options.last?.targetSize == PixelSize(width: 2, height: 2))
+        #expect(env.decoder.options.last?.contentMode == .fill)
+    }
+
+    @Test func aProcessorThatNeedsTheFullImageStopsTheTarget() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode())
+        var request = env.request("/a")
+        request.processors = [CropProcessor(x: 0, y: 0, width: 2, height: 2), ThumbnailProcessor(side: 1)]
+        _ = try await env.loader.image(for: request)
+        #expect(env.decoder.options.last?.targetSize == nil)
+
+        var unknown = env.request("/a")
+        unknown.processors = [CountingProcessor(name: "x", counter: Counter()), ResizeProcessor(width: 1, height: 1)]
+        _ = try await env.loader.image(for: unknown)
+        #expect(env.decoder.options.last?.targetSize == nil)
+    }
+
+    @Test func pluginCodeMayReadTheRegistryDuringLookups() async throws {
+        let registry = PluginRegistry()
+        registry.register(FakeDecoder())
+        registry.register(ReentrantTransport(registry: registry))
+        // Under the registry's lock this would deadlock (the lock is not reentrant).
+        #expect(registry.transport(for: URL(string: "fake://host/a")!) != nil)
+        let loader = ImageLoader(registry: registry)
+        let response = try await loader.image(for: ImageRequest(url: URL(string: "fake://host/a")!))
+        #expect(response.image.width == 4)
+    }
+
+    @Test func dataForARequestFetchesOnceAndIsThenServedByTheDataCache() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode())
+        #expect(try await env.loader.data(for: env.request("/a")) == FakeDecoder.encode())
+        #expect(try await env.loader.data(for: env.request("/a")) == FakeDecoder.encode())
+        #expect(env.transport.callCount == 1)
+        #expect(env.decoder.decodeCount == 0)
+        let error = await #expect(throws: ImagoError.self) { _ = try await env.loader.data(for: env.request("/none")) }
+        #expect(error?.statusCode == 404)
+        #expect(error?.attempts == 1)
+    }
+
+    @Test func theLoaderKeepsThePluginsItWasMadeWith() async throws {
+        let env = FakeEnvironment()
+        env.transport.serve("/a", data: FakeDecoder.encode())
+        let other = FakeTransport()
+        env.registry.register(other)
+        _ = try await env.loader.image(for: env.request("/a"))
+        #expect(env.transport.callCount == 1)
+        #expect(other.callCount == 0)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+@testable import ImagoCore
+
+/// Records the events a loader sends, with a short name for each, so tests can check their order.
+final class EventRecorder: ImageLoadEventListener {
+    private let events = Mutex<[ImageLoadEvent]>([])
+
+    init() {}
+
+    func receive(_ event: ImageLoadEvent) { events.withLock { $0.append(event) } }
+
+    var recorded: [ImageLoadEvent] { events.withLock { $0 } }
+    /// The events' names, bytes received left out (their number depends on chunking).
+    var names: [String] { recorded.map(\.kind.testName).filter { $0 != "bytes" } }
+    var attempts: [FetchAttempt] {
+        recorded.compactMap { if case .fetchEnded(let attempt) = $0.kind { attempt } else { nil } }
+    }
+    var failure: ImagoError? {
+        recorded.lazy.compactMap { if case .failed(let error) = $0.kind { error } else { nil } }.first
+    }
+}
+
+extension ImageLoadEvent.Kind {
+    /// A short name for order checks.
+    var testName: String {
+        switch self {
+        case .started: "started"
+        case .memoryCacheHit: "memoryHit"
+        case .memoryCacheMiss: "memoryMiss"
+        case .dataCacheHit: "dataHit"
+        case .dataCacheMiss(let stale): stale ? "dataStale" : "dataMiss"
+        case .dataCacheRevalidated: "revalidated"
+        case .dataCacheReadFailed: "dataReadFailed"
+        case .fetchStarted(let attempt, _): "fetch\(attempt)"
+        case .fetchEnded(let attempt): attempt.succeeded ? "fetched\(attempt.attempt)" : "fetchFailed\(attempt.attempt)"
+        case .bytesReceived: "bytes"
+        case .decoded: "decoded"
+        case .processed: "processed"
+        case .cacheWritten(let layer): "wrote:\(layer.rawValue)"
+        case .cacheWriteFailed(let layer, _): "writeFailed:\(layer.rawValue)"
+        case .finished: "finished"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+}
