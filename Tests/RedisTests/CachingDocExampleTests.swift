@@ -55,3 +55,21 @@ import Testing
         #expect(reported == 0)
     }
 }
+
+/// Docs/Caching.md's Swift sample, verbatim, so it compiles with the tests (`DocSamplesTests` checks that it is
+/// here); `theSwiftSampleLoadsThroughRedis` runs the same lines against the test's own server and folder.
+enum CachingDocSample {
+    static func loader() throws -> ImageLoader {
+        let errors = AsyncStream<ImagoError>.makeStream()
+        let redis = RedisDataCache(
+            configuration: .init(endpoint: try RedisEndpoint(url: "redis://127.0.0.1:6379/0"), keyPrefix: "imago:"),
+            onError: { errors.continuation.yield($0) })
+        let disk = DiskDataCache(configuration: .init(directory: URL(fileURLWithPath: "/var/cache/imago")))
+        let registry = PluginRegistry.standard()
+        registry.dataCache = TieredDataCache(layers: [
+            .init(name: "disk", cache: disk), .init(name: "redis", cache: redis),
+        ])
+        let loader = ImageLoader(registry: registry)
+        return loader
+    }
+}
