@@ -110,7 +110,7 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
     // Only the fuzzers whose folder exists, so the package resolves while some are still being written.
     let fuzzRoot = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Fuzz")
     targets.append(.target(name: "FuzzSupport", dependencies: ["ImagoCodecs"], path: "Fuzz/Support"))
-    for name in ["PNG", "JPEG", "GIF", "WebP"]
+    for name in ["PNG", "JPEG", "GIF", "WebP", "Incremental"]
     where FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent(name).path) {
         products.append(.executable(name: "fuzz-\(name.lowercased())", targets: ["Fuzz\(name)"]))
         targets.append(

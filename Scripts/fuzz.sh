@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target (png, jpeg, gif, webp) with ASan and runs it, seeded from the shared corpus.
+# `incremental` fuzzes the progressive JPEG/PNG decoders against their one-shot decodes.
 # Usage: Scripts/fuzz.sh FORMAT [SECONDS]   (default 180 s; findings land in fuzz-out/FORMAT/artifacts)
 # avif, heif and jxl are seeded from their test fixtures (the shared corpus has none of them).
 set -euo pipefail
-format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl [seconds]}"
+format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl|incremental [seconds]}"
 seconds="${2:-180}"
 case "$format" in
     png) folders=(pngsuite png-extra) ;;
@@ -13,6 +14,7 @@ case "$format" in
     avif) folders=(); fixtures=Tests/AVIFTests/Fixtures/*.avif ;;
     heif) folders=(); fixtures=Tests/HEIFTests/Fixtures/*.heic ;;
     jxl) folders=(); fixtures=Tests/JXLTests/Fixtures/*.jxl ;;
+    incremental) folders=(jpeg pngsuite png-extra) ;;
     *) echo "unknown format: $format" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
@@ -35,6 +37,14 @@ mkdir -p "$work/seeds" "$work/artifacts" "$work/corpus"
 for folder in "${folders[@]}"; do
     find "$corpus/$folder" -type f ! -name '*.md' ! -name 'LICENSE*' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
 done
+if [ "$format" = incremental ]; then
+    # Its inputs start with a chunk-size byte: each seed gets one in front.
+    cp Tests/Fixtures/Progressive/* "$work/seeds/"
+    for seed in "$work/seeds"/*; do
+        case "$seed" in *.inc) continue ;; esac
+        { printf '\x07'; cat "$seed"; } > "$seed.inc" && rm "$seed"
+    done
+fi
 binary="$(IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz --show-bin-path \
     --sanitize=fuzzer --sanitize=address)/$product"
 # SWIFT_BACKTRACE=enable=no, or the Swift runtime swallows the crashes libFuzzer reports.

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
-    libhiredis-dev redis-server redis-tools)
+    libvips-tools libhiredis-dev redis-server redis-tools)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -31,6 +31,11 @@ if CommandLine.arguments.dropFirst().first == "transports" {
 }
 
 let options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+// Progressive previews are measured in CPU time, not against a C floor (PreviewCPUBenchmark.swift).
+if options.filter == "previews-cpu" {
+    try PreviewCPUBenchmark.run(runs: min(options.runs, 5))
+    exit(0)
+}
 var results: [BenchmarkResult] = []
 print(
     "imago-bench: median of \(options.runs) runs each (after \(options.warmups) warm-ups), "

@@ -6,7 +6,8 @@ enum LoadCommand: Command {
     static let spec = CommandSpec(
         name: "load",
         synopsis: "SRC… [--out DIR] [--max-size N] [--format F] [--concurrency N] [--retries N] [--timeout S] "
-            + "[--config FILE] [--preset NAME] [--no-cache] [--cache-dir DIR] [--header \"NAME: VALUE\"]… [--json]",
+            + "[--config FILE] [--preset NAME] [--no-cache] [--cache-dir DIR] [--header \"NAME: VALUE\"]… "
+            + "[--json [--previews]]",
         summary: "Loads every source through the full pipeline (transports, caches, codecs, processors), writes the "
             + "results into DIR when given, shows a progress bar on a terminal and prints a summary.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
@@ -25,6 +26,7 @@ enum LoadCommand: Command {
             .option("cache-dir", "DIR", "the disk cache folder (default: $IMAGO_CACHE_DIR, else ~/.cache/imago)"),
             .toggle("json", "print one JSON line per source"),
             HeaderOption.flag,
+            .toggle("previews", "with --json: also a line per progressive preview, before the source's line"),
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {

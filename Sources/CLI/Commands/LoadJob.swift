@@ -37,7 +37,13 @@ struct LoadJob: Sendable {
         do {
             let request = try options.request(for: source, preset: setup.preset)
             let loader = setup.loader
-            let response = try await Self.withDeadline(options.timeout) { try await loader.image(for: request) }
+            let previews = options.previews ? PreviewPrinter(source: source, start: start) : nil
+            defer { previews?.stop() }
+            let response = try await Self.withDeadline(options.timeout) {
+                guard let previews else { return try await loader.image(for: request) }
+                return try await loader.image(for: request, previews: PreviewPolicy()) { previews.print($0) }
+            }
+            previews?.stop()
             if let writer, let outputName { try writer.write(response.image, name: outputName) }
             return LoadOutcome(
                 source: source, result: .success(response), attempts: response.attempts,

@@ -16,6 +16,8 @@ struct LoadOptions: Sendable {
     let json: Bool
     let headers: [String: String]
     let preset: String?
+    /// Print a JSON line per preview while a source arrives (`--previews`, with `--json`).
+    let previews: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         sources = arguments.positionals
@@ -33,6 +35,8 @@ struct LoadOptions: Sendable {
         json = arguments.has("json")
         headers = try HeaderOption.headers(arguments)
         preset = arguments.string("preset")
+        previews = arguments.has("previews")
+        if previews && !json { throw UsageError("--previews prints JSON lines: give --json too") }
         if noCache && cacheDirectory != nil { throw UsageError("give --no-cache or --cache-dir, not both") }
     }
 

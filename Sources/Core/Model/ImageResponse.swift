@@ -45,6 +45,9 @@ public struct ImageResponse: Sendable {
     public var metrics: LoadMetrics
     /// For origin `disk`, the data cache layer that answered (`disk`, `redis`) when the cache named it.
     public var cacheLayer: String?
+    /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
+    /// from the bytes so far, processed as the final image will be, never cached.
+    public var isPreview = false
 
     /// Creates a response.
     public init(

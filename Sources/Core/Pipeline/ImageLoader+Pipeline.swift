@@ -80,8 +80,10 @@ extension ImageLoader {
         let transport = try plugins.transport(serving: request.url)
         var transportRequest = TransportRequest(url: request.url, headers: request.headers)
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
+        // Preview work taps the chunks (ImageLoader+Previews); without a tap that is one lookup a chunk.
         let (fetched, attempts) = try await fetchStage.fetch(
-            transportRequest, with: transport, priority: work, sink: sink)
+            transportRequest, with: transport, priority: work, sink: sink,
+            chunks: chunkTaps.feeder(for: FetchWorkKey(request)))
         // The transport says what may be kept (HTTP: by RFC 9111); one without a policy keeps nothing.
         let policy = transport.cachePolicy
 

@@ -26,11 +26,14 @@ public final class ImageLoader: Sendable {
     let decodeTasks = TaskCoalescer<DecodeWorkKey, DecodedResult>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
     let counters = LoaderCounters()
-    private let loadIDs = Atomic<UInt64>(0)
+    let loadIDs = Atomic<UInt64>(0)
     /// The queue of fetches (for tests and diagnostics).
     var loadLimiter: WorkLimiter { fetchStage.limiter }
     /// The queue of decodes and processing (for tests and diagnostics).
     var decodeLimiter: WorkLimiter { decodeStage.limiter }
+    /// Progressive previews: chunk taps on fetches, and the callers waiting for previews (ImageLoader+Previews).
+    let chunkTaps = ChunkTaps()
+    let previewHub = PreviewHub()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }

@@ -119,10 +119,12 @@ extension ImageTransport {
     /// Whether this transport serves the URL's scheme.
     public func serves(_ url: URL) -> Bool { schemes.contains(url.scheme?.lowercased() ?? "") }
 
-    /// Fetches every byte, reporting progress after each chunk; throws `tooLarge` past `maxBytes`.
+    /// Fetches every byte, reporting progress after each chunk; throws `tooLarge` past `maxBytes`. `chunks`, when
+    /// given, sees each chunk with the number of body bytes before it (what incremental decoders are fed).
     public func fetchAll(
         _ request: TransportRequest, maxBytes: Int = .max,
-        progress: (@Sendable (FetchProgress) -> Void)? = nil
+        progress: (@Sendable (FetchProgress) -> Void)? = nil,
+        chunks: (@Sendable (_ chunk: Data, _ offset: Int) -> Void)? = nil
     ) async throws -> FetchedData {
         var data = Data()
         var metadata = TransportMetadata()
@@ -141,6 +143,7 @@ extension ImageTransport {
                     }
                     progress?(FetchProgress(received: 0, expected: head.expectedLength))
                 case .bytes(let chunk):
+                    chunks?(chunk, data.count)
                     data.append(chunk)
                     if data.count > maxBytes {
                         throw ImagoError(

@@ -26,6 +26,9 @@ public final class ImageModel {
     }
     /// The transition asked for when an image or failure arrives (hooks may change it).
     @ObservationIgnored public var transition: ImageTransaction.Transition = .crossfade(duration: 0.25)
+    /// When set, loads show previews while the bytes arrive: the phase is then `success` with a preview
+    /// response (`phase.isPreview`), changed without animation; the final image replaces it with `transition`.
+    @ObservationIgnored public var previews: PreviewPolicy?
 
     /// The hooks run before each phase change, in order.
     public var hooks: [ImagePhaseHook] {
@@ -74,13 +77,21 @@ public final class ImageModel {
         progress = nil
         let loader = self.loader
         let owner = WeakModel(self)
+        let previews = self.previews
         let task = Task {
             let result: Result<ImageResponse, ImagoError>
             do {
-                result = .success(
-                    try await loader.image(for: request) { progress in
-                        Task { @MainActor in owner.model?.update(progress, generation: current) }
-                    })
+                let progress: @Sendable (FetchProgress) -> Void = { progress in
+                    Task { @MainActor in owner.model?.update(progress, generation: current) }
+                }
+                if let previews {
+                    result = .success(
+                        try await loader.image(for: request, previews: previews, progress: progress) { preview in
+                            Task { @MainActor in owner.model?.show(preview, generation: current) }
+                        })
+                } else {
+                    result = .success(try await loader.image(for: request, progress: progress))
+                }
             } catch {
                 result = .failure(ImagoError.wrapping(error, source: request.sourceString))
             }
@@ -100,6 +111,14 @@ public final class ImageModel {
     private func update(_ progress: FetchProgress, generation: Int) {
         guard generation == self.generation, isLoading else { return }
         self.progress = progress
+    }
+
+    /// A preview of the load in flight: shown at once, never after the final image.
+    private func show(_ preview: ImageResponse, generation: Int) {
+        guard generation == self.generation, isLoading, !hasImage else { return }
+        let transaction = ImageTransaction(
+            transition: .none, disablesAnimations: true, origin: preview.origin, scale: preview.request.scale)
+        delivery.send(.success(preview), transaction)
     }
 
     private func finish(_ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double) {

@@ -23,6 +23,8 @@ public enum ImagePhase: Sendable {
     }
     /// Where the image came from, when loaded.
     public var origin: ImageOrigin? { response?.origin }
+    /// Whether the image shown is a preview of one still arriving (see `ImageModel.previews`).
+    public var isPreview: Bool { response?.isPreview ?? false }
     /// Whether nothing is shown yet.
     public var isEmpty: Bool {
         if case .empty = self { return true }
@@ -34,7 +36,9 @@ extension ImagePhase: CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: "empty"
-        case .success(let response): "success(\(response.image.width)x\(response.image.height), \(response.origin))"
+        case .success(let response):
+            "\(response.isPreview ? "preview" : "success")(\(response.image.width)x\(response.image.height), "
+                + "\(response.origin))"
         case .failure(let error): "failure(\(error))"
         }
     }

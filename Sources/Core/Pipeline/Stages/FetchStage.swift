@@ -12,7 +12,7 @@ struct FetchStage: Sendable {
     /// attempts made in `ImagoError.attempts`.
     func fetch(
         _ request: TransportRequest, with transport: any ImageTransport, priority: any PrioritySource,
-        sink: LoadEventSink?
+        sink: LoadEventSink?, chunks: (@Sendable (_ chunk: Data, _ offset: Int) -> Void)? = nil
     ) async throws -> (FetchedData, attempts: Int) {
         let source = request.url.absoluteString
         var attempt = 0
@@ -27,9 +27,9 @@ struct FetchStage: Sendable {
                     began = true
                     counters.transportAttempts.increment()
                     sink(.fetchStarted(attempt: attempt, queued: queuedSince.duration(to: started).seconds))
-                    return try await transport.fetchAll(request, maxBytes: maxBytes) { progress in
-                        sink(.bytesReceived(progress))
-                    }
+                    return try await transport.fetchAll(
+                        request, maxBytes: maxBytes, progress: { progress in sink(.bytesReceived(progress)) },
+                        chunks: chunks)
                 }
                 try Self.checkStatus(fetched.metadata, source: source)
                 sink(
