@@ -167,7 +167,8 @@ public final class DiskDataCache: DataCache {
                 $0.stats.misses += 1
             }
             return nil
-        case .entry(let entry):
+        case .entry(var entry):
+            entry.layer = "disk"
             if let maxAge = configuration.maxAge, time.timeIntervalSince(entry.metadata.storedAt) > maxAge {
                 files.remove(path)
                 forget(name) {
@@ -192,7 +193,7 @@ public final class DiskDataCache: DataCache {
         }
         let prefix: Data
         do {
-            prefix = try CacheEntryFile.prefix(for: entry, key: key)
+            prefix = try CacheEntryCodec.prefix(for: entry, key: key)
         } catch {
             throw ImagoError(.cacheFailed, "disk cache: cannot encode the metadata of \(key): \(error)")
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DiskDataCacheLimitTests {
     /// The size of the file of an entry with a `size`-byte body under a one-byte key.
     func fileSize(bodySize: Int) throws -> Int {
-        try CacheEntryFile.prefix(for: Generated.entry("k", generation: 0, size: bodySize), key: "k").count + bodySize
+        try CacheEntryCodec.prefix(for: Generated.entry("k", generation: 0, size: bodySize), key: "k").count + bodySize
     }
 
     @Test func evictsLeastRecentlyUsedPastTheLimit() async throws {
@@ -182,7 +182,7 @@ import Testing
         #expect(wrong.value == 0)
         // Each instance learns of the other's writes when it rescans, at least every limit/8 bytes it writes,
         // so the folder overshoots by at most that much per instance (plus an entry being written).
-        let maxEntry = try CacheEntryFile.prefix(for: Generated.entry("k00", generation: 0), key: "k00").count + 3100
+        let maxEntry = try CacheEntryCodec.prefix(for: Generated.entry("k00", generation: 0), key: "k00").count + 3100
         #expect(largest.value <= limit + 2 * (limit / 8 + maxEntry))
         for cache in caches { #expect(await cache.stats().damaged == 0) }
         #expect(folder.temporaryNames.isEmpty)

@@ -14,9 +14,11 @@ struct LoadOutcome: Sendable {
         return nil
     }
 
-    /// `memory`, `disk` or `network` for a loaded image; `none` for a failure.
+    /// `memory`, the data cache layer that answered (`disk`, `redis`) or `network` for a loaded image; `none` for
+    /// a failure.
     var cache: String {
         switch result {
+        case .success(let response) where response.origin == .disk: response.cacheLayer ?? "disk"
         case .success(let response): response.origin.rawValue
         case .failure: "none"
         }

@@ -53,11 +53,9 @@ struct LoadSetup: Sendable {
     /// The most bytes of local files read and not yet decoded (a larger file is read alone).
     static let inputBytesInFlight = 16 << 20
 
-    /// The disk cache's spec with its folder set to `directory`.
+    /// The data cache's spec with the folder of its disk cache (or of a tiered cache's disk layers) set to
+    /// `directory`.
     static func diskCache(_ spec: PluginSpec?, in directory: String) -> PluginSpec? {
-        guard var spec, case .object(var settings) = spec.settings else { return spec }
-        settings["directory"] = .string(directory)
-        spec.settings = .object(settings)
-        return spec
+        DataCacheLayers.settingDiskDirectory(spec, to: directory)
     }
 }

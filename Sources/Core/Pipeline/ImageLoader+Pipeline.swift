@@ -57,7 +57,7 @@ extension ImageLoader {
             return LoadedImage(
                 image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
                 decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count,
-                reservation: reservation)
+                reservation: reservation, cacheLayer: bytes.cacheLayer)
         } catch {
             // A decode or processing failure still says how many fetches were made.
             throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
@@ -75,7 +75,8 @@ extension ImageLoader {
             let count = Int64(entry.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds)
+                data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
+                cacheLayer: entry.layer)
         case .stale(let entry): stale = entry
         case .miss: break
         }
@@ -105,7 +106,8 @@ extension ImageLoader {
             let count = Int64(stale.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+                cacheLayer: stale.layer)
         }
         if let policy, let dataCache = plugins.dataCache,
             let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())

@@ -6,6 +6,8 @@ struct FetchedBytes: Sendable {
     var origin: ImageOrigin
     var attempts: Int
     var fetchDuration: Double
+    /// The data cache layer that answered, for origin `disk`.
+    var cacheLayer: String? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -18,13 +20,14 @@ struct LoadedImage: Sendable {
     var byteCount: Int
     /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
     var reservation: PixelMemoryBudget.Reservation?
+    var cacheLayer: String? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
             image: image, request: request, origin: origin, attempts: attempts,
             metrics: LoadMetrics(
                 totalDuration: totalDuration, fetchDuration: fetchDuration, decodeDuration: decodeDuration,
-                byteCount: byteCount))
+                byteCount: byteCount), cacheLayer: cacheLayer)
     }
 }
 
