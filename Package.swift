@@ -135,6 +135,21 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
     }
 }
 
+// Redis data cache (issue 15): ImagoRedis over hiredis; depends on Core only. No `pkgConfig`: hiredis.pc adds
+// `-D_FILE_OFFSET_BITS=64`, which SwiftPM refuses with a warning, and `<hiredis/hiredis.h>` needs no search path.
+products.append(.library(name: "ImagoRedis", targets: ["ImagoRedis"]))
+targets.append(contentsOf: [
+    .systemLibrary(
+        name: "CHiredis", path: "Sources/CLibraries/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+    .target(name: "ImagoRedis", dependencies: ["ImagoCore", "CHiredis"], path: "Sources/Redis"),
+    .testTarget(
+        name: "RedisTests",
+        dependencies: ["ImagoRedis", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+])
+// The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
+// redis-server child (started with the tests' helper).
+targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
+targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport"]
 // `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, and the ImagoServer
 // module (routing, options, signing, source policy, result cache, metrics) the CLI's `serve` command starts.
 products.append(.library(name: "ImagoServer", targets: ["ImagoServer"]))

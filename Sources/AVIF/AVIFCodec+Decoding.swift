@@ -17,16 +17,28 @@ extension AVIFCodec {
         // As browsers do: accept files from older writers (no `pixi`, no alpha `ispe`); an invalid `clap` is
         // then ignored rather than fatal.
         decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
-        // Our limits are checked right after parsing, before any frame is decoded. libavif's own frame-count
-        // ceiling is lifted so that check can say `limitExceeded`; its size ceiling (16384 x 16384 pixels, the
-        // most it supports) stays, and its refusal is reported as `limitExceeded` too.
-        decoder.pointee.imageCountLimit = 0
+        // Our limits are checked right after parsing, before any frame is decoded. libavif's frame-count ceiling
+        // must be `maxFrames` itself, not lifted: the parse builds a table entry for every sample the file
+        // declares, and a 42 KB sequence can declare ten million of them (1.4 GB before our check). Its refusal
+        // is reported as `limitExceeded`, as is that of its size ceiling (16384 x 16384 pixels, the most it
+        // supports).
+        decoder.pointee.imageCountLimit = UInt32(clamping: Swift.max(options.limits.maxFrames, 1))
+        // The size ceiling goes down to `maxPixels` too: libavif hands it to dav1d as its frame-size limit, and
+        // dav1d allocates the size the AV1 stream states, whatever the `ispe` box said (a 417 B file declaring
+        // 64x48 held a 1200x1000 frame).
+        let sizeLimit = Swift.min(Swift.max(options.limits.maxPixels, 1), 16384 * 16384)
+        decoder.pointee.imageSizeLimit = UInt32(clamping: sizeLimit)
         var result = avifDecoderSetIOMemory(
             decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         guard result == AVIF_RESULT_OK else { throw AVIFErrors.decoding("cannot read the data", result: result) }
         result = avifDecoderParse(decoder)
         guard result == AVIF_RESULT_OK, let header = decoder.pointee.image else {
-            throw AVIFErrors.parsing(result, diagnostic: diagnostic(decoder))
+            let detail = diagnostic(decoder)
+            if detail.contains("imageCountLimit") {
+                throw ImagoError(
+                    .limitExceeded, "too many frames: more than the limit of \(options.limits.maxFrames)")
+            }
+            throw AVIFErrors.parsing(result, diagnostic: detail)
         }
         let width = Int(header.pointee.width)
         let height = Int(header.pointee.height)

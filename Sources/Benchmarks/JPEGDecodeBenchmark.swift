@@ -41,14 +41,19 @@ enum JPEGScaledDecodeBenchmark {
 final class JPEGBaseline {
     let data: Data
     let scaleDenominator: UInt32
+    /// Pillow's draft mode: fast integer IDCT, no fancy upsampling.
+    let fast: Bool
     var buffer: [UInt8] = []
 
-    init(data: Data, scaleDenominator: UInt32) {
+    init(data: Data, scaleDenominator: UInt32, fast: Bool = false) {
         self.data = data
         self.scaleDenominator = scaleDenominator
+        self.fast = fast
     }
 
-    func decode() {
+    func decode() { decode(data) }
+
+    func decode(_ data: Data) {
         var cinfo = jpeg_decompress_struct()
         var error = jpeg_error_mgr()
         cinfo.err = jpeg_std_error(&error)
@@ -59,6 +64,10 @@ final class JPEGBaseline {
             cinfo.out_color_space = JCS_EXT_RGBA
             cinfo.scale_num = 1
             cinfo.scale_denom = scaleDenominator
+            if fast {
+                cinfo.dct_method = JDCT_IFAST
+                cinfo.do_fancy_upsampling = 0
+            }
             _ = jpeg_start_decompress(&cinfo)
             let stride = Int(cinfo.output_width) * 4
             let count = stride * Int(cinfo.output_height)

@@ -7,6 +7,7 @@ import Foundation
 let cases: [() throws -> BenchmarkCase] = [
     JPEGDecodeBenchmark.make,
     JPEGScaledDecodeBenchmark.make,
+    ThumbnailBatchBenchmark.make,
     PNGDecodeBenchmark.make,
     GIFDecodeBenchmark.make,
     WebPDecodeBenchmark.make,
@@ -21,6 +22,9 @@ let cases: [() throws -> BenchmarkCase] = [
     ICCConversionBenchmark.makeThumbnail,
     ICCNewFormatsBenchmark.makeHEIC,
     ICCNewFormatsBenchmark.makeAVIF,
+    CacheTierBenchmark.redisHit,
+    CacheTierBenchmark.diskHit,
+    CacheTierBenchmark.networkFetch,
 ]
 
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).

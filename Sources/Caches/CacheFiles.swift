@@ -51,15 +51,16 @@ struct CacheFiles: Sendable {
         guard fstat(descriptor, &info) == 0 else { return .missing }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         let size = Int(info.st_size)
-        var headerBytes = Data(count: CacheEntryFile.headerSize)
-        guard size >= CacheEntryFile.headerSize, readFully(descriptor, into: &headerBytes, at: 0),
-            let header = headerBytes.withUnsafeBytes({ CacheEntryFile.header($0) }), header.fileSize == size
+        var headerBytes = Data(count: CacheEntryCodec.headerSize)
+        guard size >= CacheEntryCodec.headerSize, readFully(descriptor, into: &headerBytes, at: 0),
+            let header = headerBytes.withUnsafeBytes({ CacheEntryCodec.header($0) }), header.fileSize == size
         else { return .invalid(identity: identity) }
         var rest = Data(count: header.keyLength + header.metadataLength)
         var body = Data(count: header.bodyLength)
-        guard readFully(descriptor, into: &rest, at: CacheEntryFile.headerSize),
-            readFully(descriptor, into: &body, at: CacheEntryFile.headerSize + rest.count),
-            let entry = CacheEntryFile.entry(header: header, headerBytes: headerBytes, rest: rest, body: body, key: key)
+        guard readFully(descriptor, into: &rest, at: CacheEntryCodec.headerSize),
+            readFully(descriptor, into: &body, at: CacheEntryCodec.headerSize + rest.count),
+            let entry = CacheEntryCodec.entry(
+                header: header, headerBytes: headerBytes, rest: rest, body: body, key: key)
         else { return .invalid(identity: identity) }
         setModificationTime(descriptor, accessTime)
         return .entry(entry)
@@ -110,7 +111,12 @@ struct CacheFiles: Sendable {
     func attributes(_ path: String) -> (size: Int, modified: Date)? {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        let modified = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         return (Int(info.st_size), Date(timeIntervalSince1970: modified))
     }
 

@@ -16,7 +16,9 @@ import Synchronization
 /// `retryInterval`: reads go on, stores throw `cacheFailed` at once, and the error is reported once through
 /// `onError` and `lastError`.
 ///
-/// File I/O runs on a Dispatch queue, off the cooperative thread pool.
+/// File I/O runs on a bounded set of I/O threads (`WorkExecutor.io`), off the cooperative thread pool. The first
+/// scan of the folder and eviction run there in the background, so neither delays a read or a write; a write
+/// that takes the folder past its limit starts the eviction at once, and `waitForMaintenance()` waits for it.
 public final class DiskDataCache: DataCache {
     struct State {
         /// Entry file name to size, from the last scan plus this process's changes since.
@@ -24,6 +26,10 @@ public final class DiskDataCache: DataCache {
         var totalBytes = 0
         var scanned = false
         var sweeping = false
+        /// A background sweep is queued or running.
+        var sweepScheduled = false
+        /// A sweep was asked for while one was queued or running.
+        var sweepRequestedAgain = false
         var bytesWrittenSinceScan = 0
         /// Entries written while a sweep ran, which its scan may have missed.
         var writtenDuringSweep: [String: Int] = [:]
@@ -42,7 +48,9 @@ public final class DiskDataCache: DataCache {
     let files: CacheFiles
     let now: @Sendable () -> Date
     private let onError: (@Sendable (ImagoError) -> Void)?
-    private let queue = DispatchQueue(label: "imago.disk-cache", qos: .utility, attributes: .concurrent)
+    private let executor = WorkExecutor.io
+    /// Entered by each background sweep while it is queued or running.
+    private let maintenance = DispatchGroup()
     static let entryExtension = ".imago"
     static let temporaryPrefix = ".imago-tmp-"
 
@@ -78,13 +86,23 @@ public final class DiskDataCache: DataCache {
     public var lastError: ImagoError? { state.withLock { $0.lastError } }
 
     public func entry(for key: CacheKey) async -> DataCacheEntry? {
-        await offPool { self.readEntry(for: key) }
+        scanInBackgroundIfNeeded()
+        return await offPool { self.readEntry(for: key) }
     }
 
     /// Stores `entry` atomically. Throws `cacheFailed` when the write fails or the cache stands aside after a
     /// failure; an entry larger than `sizeLimit` is skipped without error (it would only evict everything else).
     public func store(_ entry: DataCacheEntry, for key: CacheKey) async throws {
+        scanInBackgroundIfNeeded()
         try await offPool { () throws(ImagoError) in try self.writeEntry(entry, for: key) }.get()
+    }
+
+    /// Waits until the background scan and eviction started so far are done (the folder is then within its
+    /// limit).
+    public func waitForMaintenance() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            maintenance.notify(queue: .global()) { continuation.resume() }
+        }
     }
 
     public func removeEntry(for key: CacheKey) async {
@@ -112,7 +130,8 @@ public final class DiskDataCache: DataCache {
 
     /// Counters, and the entries and bytes in the folder (scanned on the first call).
     public func stats() async -> Stats {
-        await offPool {
+        await waitForMaintenance()
+        return await offPool {
             if !self.state.withLock({ $0.scanned }) { self.sweep() }
             return self.state.withLock { state in
                 var stats = state.stats
@@ -148,7 +167,8 @@ public final class DiskDataCache: DataCache {
                 $0.stats.misses += 1
             }
             return nil
-        case .entry(let entry):
+        case .entry(var entry):
+            entry.layer = "disk"
             if let maxAge = configuration.maxAge, time.timeIntervalSince(entry.metadata.storedAt) > maxAge {
                 files.remove(path)
                 forget(name) {
@@ -173,7 +193,7 @@ public final class DiskDataCache: DataCache {
         }
         let prefix: Data
         do {
-            prefix = try CacheEntryFile.prefix(for: entry, key: key)
+            prefix = try CacheEntryCodec.prefix(for: entry, key: key)
         } catch {
             throw ImagoError(.cacheFailed, "disk cache: cannot encode the metadata of \(key): \(error)")
         }
@@ -198,10 +218,11 @@ public final class DiskDataCache: DataCache {
             state.totalBytes += size - (state.sizes.updateValue(size, forKey: name) ?? 0)
             state.bytesWrittenSinceScan += size
             if state.sweeping { state.writtenDuringSweep[name] = size }
-            return !state.scanned || state.totalBytes > configuration.sizeLimit
-                || state.bytesWrittenSinceScan > configuration.sizeLimit / 8
+            return state.scanned
+                && (state.totalBytes > configuration.sizeLimit
+                    || state.bytesWrittenSinceScan > configuration.sizeLimit / 8)
         }
-        if needsSweep { sweep() }
+        if needsSweep { sweepInBackground() }
     }
 
     private func recordFailure(_ failure: CacheFiles.Failure, at time: Date) -> ImagoError {
@@ -225,10 +246,38 @@ public final class DiskDataCache: DataCache {
         }
     }
 
-    private func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: work()) }
+    /// The first use of the cache scans its folder in the background (sizes and ages of what other runs left).
+    private func scanInBackgroundIfNeeded() {
+        if !state.withLock({ $0.scanned || $0.sweepScheduled }) { sweepInBackground() }
+    }
+
+    /// Queues a sweep unless one is queued or running (that one repeats while the folder stays over its limit).
+    func sweepInBackground() {
+        let schedule = state.withLock { state in
+            guard !state.sweepScheduled else {
+                state.sweepRequestedAgain = true
+                return false
+            }
+            state.sweepScheduled = true
+            return true
         }
+        guard schedule else { return }
+        maintenance.enter()
+        executor.execute {
+            self.sweep()
+            // A write that asked for a sweep while this one ran may have come after its last look.
+            let again = self.state.withLock { state in
+                state.sweepScheduled = false
+                defer { state.sweepRequestedAgain = false }
+                return state.sweepRequestedAgain
+            }
+            if again { self.sweepInBackground() }
+            self.maintenance.leave()
+        }
+    }
+
+    private func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await executor.runToCompletion(work)
     }
 
     private func offPool<Value: Sendable>(

@@ -34,7 +34,7 @@ extension HEIFCodec {
         let gray = profile.map(ColorManagement.isGrayProfile) ?? false
         let color = try ColorPlan(
             profile: profile, layout: gray ? .grayInRGBA : .rgba, options: options, format: .heic)
-        let raster = try decodePixels(thumbnail ?? primary, color: color)
+        let raster = try decodePixels(thumbnail ?? primary, color: color, limits: options.limits)
         var image = DecodedImage(
             frames: [ImageFrame(raster: raster)], format: .heic, hasAlpha: hasAlpha, encodedSize: bytes.count)
         color.record(on: &image)
@@ -43,10 +43,16 @@ extension HEIFCodec {
 
     /// The image as straight-alpha RGBA8 (alpha 255 without an alpha plane), rows copied from libheif's plane,
     /// then converted by `color` in place.
-    static func decodePixels(_ handle: OpaquePointer, color: ColorPlan) throws -> Raster {
+    ///
+    /// The limits were checked against the declared size (`ispe`), but libheif 1.15 returns whatever size the
+    /// HEVC stream decodes to: a file declaring 64x48 can hold a 1200x1000 picture. So the decoded image must have
+    /// the declared size (libheif 1.17 and later refuse such files too) and is checked against the limits again.
+    static func decodePixels(_ handle: OpaquePointer, color: ColorPlan, limits: DecodeLimits) throws -> Raster {
         guard let decoding = heif_decoding_options_alloc() else { throw HEIFErrors.decoding("out of memory") }
         defer { heif_decoding_options_free(decoding) }
         decoding.pointee.convert_hdr_to_8bit = 1
+        // Read before decoding: libheif 1.15 updates the handle's size to what the stream decoded to.
+        let declared = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
         var decoded: OpaquePointer?
         let error = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decoding)
         guard error.code == heif_error_Ok, let decoded else {
@@ -60,6 +66,11 @@ extension HEIFCodec {
             let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
             Int(stride) >= width * 4
         else { throw HEIFErrors.decoding("libheif gave no RGBA plane") }
+        try limits.check(width: width, height: height, format: .heic)
+        guard declared == (width, height) else {
+            throw HEIFErrors.decoding(
+                "the image decodes to \(width)x\(height) but the file declares \(declared.0)x\(declared.1)")
+        }
         return try Raster(width: width, height: height) { buffer in
             let rowBytes = width * 4
             for y in 0..<height {

@@ -3,8 +3,8 @@ import Foundation
 /// The built-in plugins, ready to use or to name in a configuration.
 extension PluginRegistry {
     /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`; codecs `png`,
-    /// `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`; processors `resize`, `crop`,
-    /// `orientation`) and the default plugins built.
+    /// `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`, `redis`, `tiered`; processors `resize`,
+    /// `crop`, `orientation`) and the default plugins built.
     ///
     /// The default configuration names only built-in factories, so building it fails only if a built-in is
     /// broken; that stops the program with the reason rather than handing out a registry without plugins.
@@ -42,6 +42,7 @@ extension PluginRegistry {
         registry.registerStandardTransportFactories()
         registry.registerStandardCodecFactories()
         registry.registerStandardCacheFactories()
+        registry.registerSharedCacheFactories()
         registry.registerStandardProcessorFactories()
         registry.registerFactories(factories)
         return registry

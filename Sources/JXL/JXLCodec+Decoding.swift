@@ -38,6 +38,9 @@ extension JXLCodec {
                 let swaps = info.orientation.rawValue >= 5
                 size = swaps ? (Int(info.ysize), Int(info.xsize)) : (Int(info.xsize), Int(info.ysize))
                 try options.limits.check(width: size.width, height: size.height, format: .jxl)
+                if info.have_animation != 0, options.frames == .all {
+                    try checkAnimation(bytes, size: size, limits: options.limits)
+                }
             case JXL_DEC_COLOR_ENCODING:
                 let named = try preferSRGBForXYB(decoder, info: info)
                 originalDescription = options.colorProfiles == .ignore ? nil : named
@@ -70,6 +73,29 @@ extension JXLCodec {
                 throw JXLErrors.decoding(frames.isEmpty ? "corrupt file" : "frame \(frames.count) is corrupt")
             }
         }
+    }
+
+    /// Counts an animation's frames from their headers alone (no event asks for pixels, so libjxl skips their
+    /// data) and checks them all against the limits before the first frame is allocated. Checking frame by frame
+    /// instead let a 32 KB file decode hundreds of 1000x1000 frames (1.6 GB, half a minute) before the refusal.
+    /// A file that ends early stops the count; the decoding pass then reports it.
+    private static func checkAnimation(
+        _ bytes: UnsafeRawBufferPointer, size: (width: Int, height: Int), limits: DecodeLimits
+    ) throws {
+        guard let counter = JxlDecoderCreate(nil) else { throw JXLErrors.decoding("out of memory") }
+        defer { JxlDecoderDestroy(counter) }
+        guard JxlDecoderSubscribeEvents(counter, Int32(JXL_DEC_FRAME.rawValue)) == JXL_DEC_SUCCESS,
+            JxlDecoderSetInput(counter, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+                == JXL_DEC_SUCCESS
+        else { throw JXLErrors.decoding("cannot start the decoder") }
+        JxlDecoderCloseInput(counter)
+        var frames = 0
+        while JxlDecoderProcessInput(counter) == JXL_DEC_FRAME {
+            frames += 1
+            // Frame headers are a few bytes each: stop counting as soon as there are too many.
+            if frames > limits.maxFrames { break }
+        }
+        try limits.check(frames: frames, width: size.width, height: size.height, format: .jxl)
     }
 
     /// Gives libjxl the raster's memory as the output buffer, runs the decoder until the frame is complete, then

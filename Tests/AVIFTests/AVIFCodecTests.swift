@@ -81,6 +81,33 @@ import Testing
         #expect { try AVIFCodec().decode(huge) } throws: { ($0 as? ImagoError)?.kind == .limitExceeded }
     }
 
+    /// many-samples.avif (1.4 KB, Scripts/make-qa-fixtures.py) declares 10,000 one-byte samples (100 chunks at one
+    /// offset): libavif's parse builds an entry for each, so its frame-count ceiling must be ours before parsing
+    /// (ten million such samples took 1.4 GB and 3.7 s before the check after the parse). Even for the first frame
+    /// only, the file is refused as too many frames rather than parsed.
+    @Test func refusesTooManyDeclaredFramesDuringTheParse() throws {
+        let data = try Fixture.data("many-samples.avif")
+        for frames in [FrameSelection.all, .first] {
+            let options = DecodeOptions(limits: DecodeLimits(maxFrames: 1000), frames: frames)
+            #expect {
+                try AVIFCodec().decode(data, options: options)
+            } throws: { error in
+                let error = error as? ImagoError
+                return error?.kind == .limitExceeded && error?.reason.contains("too many frames") == true
+            }
+        }
+    }
+
+    /// lying-size.avif (417 B) declares 64x48 in its `ispe` but its AV1 frame is 1200x1000: dav1d must be held to
+    /// the pixel limit too, or it decodes the whole frame before libavif crops it to the declared size.
+    @Test func holdsTheAV1DecoderToThePixelLimit() throws {
+        let lying = try Fixture.data("lying-size.avif")
+        #expect(try AVIFCodec().decode(lying).raster.width == 64)
+        #expect {
+            try AVIFCodec().decode(lying, options: DecodeOptions(limits: DecodeLimits(maxPixels: 10_000)))
+        } throws: { $0 is ImagoError }
+    }
+
     @Test func sniffsAVIFBrandsAndLeavesHEICAlone() {
         func header(_ major: String, _ compatible: [String]) -> Data {
             let brands = Data(([major, "\0\0\0\0"] + compatible).joined().utf8)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DiskDataCacheLimitTests {
     /// The size of the file of an entry with a `size`-byte body under a one-byte key.
     func fileSize(bodySize: Int) throws -> Int {
-        try CacheEntryFile.prefix(for: Generated.entry("k", generation: 0, size: bodySize), key: "k").count + bodySize
+        try CacheEntryCodec.prefix(for: Generated.entry("k", generation: 0, size: bodySize), key: "k").count + bodySize
     }
 
     @Test func evictsLeastRecentlyUsedPastTheLimit() async throws {
@@ -21,6 +21,8 @@ import Testing
         for key in keys { try await cache.store(Generated.entry(key, generation: 0, size: 1000), for: key) }
         #expect(await cache.entry(for: "a") != nil, "reading marks a used")
         try await cache.store(Generated.entry("k", generation: 0, size: 1000), for: "k")
+        // Eviction runs in the background, started by the write that went over.
+        await cache.waitForMaintenance()
         let kept = Set(folder.entryNames)
         #expect(!kept.contains(DiskDataCache.fileName(for: "b")))
         #expect(!kept.contains(DiskDataCache.fileName(for: "c")))
@@ -44,11 +46,29 @@ import Testing
             if step % 3 == 0, let entry = await cache.entry(for: CacheKey("k\((step * 11) % 90)")) {
                 #expect(Generated.isExact(entry, for: CacheKey("k\((step * 11) % 90)")))
             }
+            await cache.waitForMaintenance()
             largest = max(largest, folder.entryBytes)
         }
         #expect(largest <= limit)
         let stats = await cache.stats()
         #expect(stats.evictions > 0)
+        #expect(stats.bytes == folder.entryBytes)
+    }
+
+    /// The first use scans the folder in the background (a write does not wait for it), and the scan still
+    /// counts what other runs left together with what this one wrote meanwhile.
+    @Test func theBackgroundFirstScanCountsWhatOtherRunsLeft() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let writer = DiskDataCache(configuration: .init(directory: folder.url))
+        for index in 0..<20 {
+            try await writer.store(DataCacheEntry(data: Data([UInt8(index)])), for: CacheKey("old\(index)"))
+        }
+        let cache = DiskDataCache(configuration: .init(directory: folder.url))
+        try await cache.store(DataCacheEntry(data: Data([1])), for: "new")
+        await cache.waitForMaintenance()
+        let stats = await cache.stats()
+        #expect(stats.entries == 21)
         #expect(stats.bytes == folder.entryBytes)
     }
 
@@ -162,7 +182,7 @@ import Testing
         #expect(wrong.value == 0)
         // Each instance learns of the other's writes when it rescans, at least every limit/8 bytes it writes,
         // so the folder overshoots by at most that much per instance (plus an entry being written).
-        let maxEntry = try CacheEntryFile.prefix(for: Generated.entry("k00", generation: 0), key: "k00").count + 3100
+        let maxEntry = try CacheEntryCodec.prefix(for: Generated.entry("k00", generation: 0), key: "k00").count + 3100
         #expect(largest.value <= limit + 2 * (limit / 8 + maxEntry))
         for cache in caches { #expect(await cache.stats().damaged == 0) }
         #expect(folder.temporaryNames.isEmpty)

@@ -81,11 +81,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (PixelSize(width: 200, height: 150), ContentMode.fit, 200, 150),  // 1/2
-        (PixelSize(width: 100, height: 75), ContentMode.fit, 100, 75),  // 1/4
+        (PixelSize(width: 200, height: 150), ContentMode.fit, 200, 150),  // 4/8
+        (PixelSize(width: 100, height: 75), ContentMode.fit, 100, 75),  // 2/8
         (PixelSize(width: 50, height: 50), ContentMode.fit, 50, 38),  // 1/8, rounded up
-        (PixelSize(width: 50, height: 50), ContentMode.fill, 100, 75),  // fill needs 1/6: the next DCT scale is 1/4
-        (PixelSize(width: 300, height: 300), ContentMode.fit, 400, 300),  // no reduction keeps 300 rows
+        (PixelSize(width: 50, height: 50), ContentMode.fill, 100, 75),  // fill needs 1/6: the next DCT scale is 2/8
+        (PixelSize(width: 300, height: 300), ContentMode.fit, 300, 225),  // 6/8: exactly the fitted size
     ])
     func decodesAtAReducedScaleForATargetSize(target: PixelSize, mode: ContentMode, width: Int, height: Int) throws {
         let source = try TestImages.gradient(width: 400, height: 300)

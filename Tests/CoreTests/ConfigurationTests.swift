@@ -47,6 +47,20 @@ private func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data
         #expect(partial.loader.maxConcurrentLoads == LoaderSettings().maxConcurrentLoads)
     }
 
+    @Test func readsThePixelMemoryBudget() throws {
+        let configured = try ImagoConfiguration(json: try json(#"{"loader": {"pixelMemoryBudget": 134217728}}"#))
+        #expect(configured.loader.pixelMemoryBudget == 128 << 20)
+        #expect(configured.loader.effectivePixelMemoryBudget == 128 << 20)
+        let automatic = try ImagoConfiguration(json: try json(#"{"loader": {"pixelMemoryBudget": null}}"#))
+        #expect(automatic.loader.pixelMemoryBudget == nil)
+        #expect(automatic.loader.effectivePixelMemoryBudget == PixelMemoryBudget.defaultCapacity)
+        let text = configured.json.jsonText()
+        #expect(try ImagoConfiguration(json: try json(text)).loader.pixelMemoryBudget == 128 << 20)
+        #expect(throws: ImagoError.self) {
+            try ImagoConfiguration(json: try json(#"{"loader": {"pixelMemoryBudget": 0}}"#))
+        }
+    }
+
     @Test func acceptsPluginNamesAsStringsOrObjects() throws {
         let configuration = try ImagoConfiguration(
             json: try json(#"{"transports": ["mem", {"name": "mem", "settings": {"timeout": 1}}]}"#))

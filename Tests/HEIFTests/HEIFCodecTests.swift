@@ -61,6 +61,20 @@ import Testing
         #expect { try HEIFCodec().decode(huge) } throws: { ($0 as? ImagoError)?.kind == .limitExceeded }
     }
 
+    /// lying-size.heic (1.3 KB, Scripts/make-qa-fixtures.py) declares 64x48 in its `ispe` but its HEVC stream is
+    /// 1200x1000. libheif 1.15 decodes the stream's size, so a check of the declared size alone let an image 400
+    /// times larger than its limit through, at a size the file did not state.
+    @Test func refusesAPictureLargerThanItsDeclaredSize() throws {
+        let lying = try Fixture.data("lying-size.heic")
+        let limits = DecodeLimits(maxPixels: 10_000)
+        #expect {
+            try HEIFCodec().decode(lying, options: DecodeOptions(limits: limits))
+        } throws: { ($0 as? ImagoError)?.kind == .limitExceeded }
+        #expect {
+            try HEIFCodec().decode(lying)
+        } throws: { ($0 as? ImagoError)?.kind == .decodingFailed(format: .heic) }
+    }
+
     @Test func sniffsHEIFBrandsAndLeavesAVIFAlone() {
         func header(_ major: String, _ compatible: [String]) -> Data {
             let brands = Data(([major, "\0\0\0\0"] + compatible).joined().utf8)

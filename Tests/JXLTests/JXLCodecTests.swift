@@ -60,6 +60,26 @@ import Testing
         }
     }
 
+    /// many-frames.jxl: 20 frames of 200x200 (an APNG through `cjxl -e 1`). The whole animation is checked before
+    /// the first frame is decoded, so the refusal names all 20 frames; frame by frame, the 11th was refused after
+    /// ten had been decoded (a 32 KB file of 1000x1000 frames took 1.6 GB and half a minute that way).
+    @Test func checksTheWholeAnimationBeforeDecodingAFrame() throws {
+        let data = try Fixture.data("many-frames.jxl")
+        let limits = DecodeLimits(maxTotalPixels: 200 * 200 * 10)
+        #expect {
+            try JXLCodec().decode(data, options: DecodeOptions(limits: limits))
+        } throws: { error in
+            let error = error as? ImagoError
+            return error?.kind == .limitExceeded && error?.reason.contains("20 frames of 200x200") == true
+        }
+        #expect {
+            try JXLCodec().decode(data, options: DecodeOptions(limits: DecodeLimits(maxFrames: 5)))
+        } throws: { ($0 as? ImagoError)?.reason.contains("too many frames: 6 exceeds the limit of 5") == true }
+        #expect(try JXLCodec().decode(data).frames.count == 20)
+        let first = try JXLCodec().decode(data, options: DecodeOptions(limits: limits, frames: .first))
+        #expect(first.frames.count == 1)
+    }
+
     @Test func sniffsCodestreamAndContainer() throws {
         let codec = JXLCodec()
         #expect(codec.canDecode(try Fixture.data("lossless.jxl").prefix(32)))

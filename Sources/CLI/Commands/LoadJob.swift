@@ -14,9 +14,11 @@ struct LoadOutcome: Sendable {
         return nil
     }
 
-    /// `memory`, `disk` or `network` for a loaded image; `none` for a failure.
+    /// `memory`, the data cache layer that answered (`disk`, `redis`) or `network` for a loaded image; `none` for
+    /// a failure.
     var cache: String {
         switch result {
+        case .success(let response) where response.origin == .disk: response.cacheLayer ?? "disk"
         case .success(let response): response.origin.rawValue
         case .failure: "none"
         }
@@ -35,14 +37,30 @@ struct LoadJob: Sendable {
         do {
             let request = try options.request(for: source, preset: setup.preset)
             let loader = setup.loader
+            let writer = self.writer
             let previews = options.previews ? PreviewPrinter(source: source, start: start) : nil
             defer { previews?.stop() }
-            let response = try await Self.withDeadline(options.timeout) {
-                guard let previews else { return try await loader.image(for: request) }
-                return try await loader.image(for: request, previews: PreviewPolicy()) { previews.print($0) }
+            // Files wait for room among the encoded bytes in flight first, so a high --concurrency does not read
+            // every file while the decodes wait for memory.
+            let url = request.url
+            let size = await WorkExecutor.io.runToCompletion { Self.fileSize(of: url) }
+            let input = try await setup.inputBudget.reserve(bytes: size)
+            defer { input.release() }
+            // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
+            // waiting to be encoded stay within the budget whatever --concurrency says.
+            let response = try await PixelMemoryBudget.holdingHandedOverImages {
+                let response = try await Self.withDeadline(options.timeout) {
+                    guard let previews else { return try await loader.image(for: request) }
+                    return try await loader.image(for: request, previews: PreviewPolicy()) { previews.print($0) }
+                }
+                previews?.stop()
+                input.release()  // decoded: the file's bytes are gone
+                if let writer, let outputName {
+                    let image = response.image
+                    try await WorkExecutor.compute.run { try writer.write(image, name: outputName) }
+                }
+                return response
             }
-            previews?.stop()
-            if let writer, let outputName { try writer.write(response.image, name: outputName) }
             return LoadOutcome(
                 source: source, result: .success(response), attempts: response.attempts,
                 milliseconds: Stopwatch.milliseconds(since: start))
@@ -61,6 +79,13 @@ struct LoadJob: Sendable {
             return LoadOutcome(source: first.source, result: first.result, attempts: 0, milliseconds: 0)
         }
         return await run(first.source, outputName: nil)
+    }
+
+    /// The size of a local file source (0 for other sources, whose size is not known before the fetch).
+    static func fileSize(of url: URL) -> Int {
+        guard url.isFileURL, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
+        else { return 0 }
+        return size
     }
 
     /// Runs `body`, throwing `timedOut` when it takes longer than `seconds` (and cancelling it).

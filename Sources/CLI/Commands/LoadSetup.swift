@@ -12,6 +12,8 @@ struct LoadSetup: Sendable {
     let preset: [any ImageProcessor]
     /// How many loads the command runs at once.
     let concurrency: Int
+    /// Encoded bytes of local files being loaded at once (their size, before they are read).
+    let inputBudget = PixelMemoryBudget(capacity: LoadSetup.inputBytesInFlight)
 
     init(_ options: LoadOptions) throws {
         let factories = PluginRegistry.standardFactories()
@@ -33,6 +35,14 @@ struct LoadSetup: Sendable {
         if let directory = options.cacheDirectory, configuration.dataCache != nil {
             configuration.dataCache = LoadSetup.diskCache(configuration.dataCache, in: directory)
         }
+        // A batch gains nothing from more decoded images than the cores can encode: unless the configuration sets
+        // a budget, the tool holds at most 64 MiB of pixels per core (a 12 MP image is 48 MB; a larger one runs
+        // alone), however many loads run at once.
+        if configuration.loader.pixelMemoryBudget == nil {
+            configuration.loader.pixelMemoryBudget = min(
+                PixelMemoryBudget.defaultCapacity,
+                Self.batchBudgetPerCore * ProcessInfo.processInfo.activeProcessorCount)
+        }
         registry = try factories.configured(by: configuration)
         loader = ImageLoader(registry: registry, settings: configuration.loader, eventListeners: [cacheFailures])
         concurrency = configuration.loader.maxConcurrentLoads
@@ -40,11 +50,14 @@ struct LoadSetup: Sendable {
         preset = try options.preset.map { try loader.processors(named: $0) } ?? []
     }
 
-    /// The disk cache's spec with its folder set to `directory`.
+    /// The pixel budget per core of `imago load` when the configuration sets none.
+    static let batchBudgetPerCore = 64 << 20
+    /// The most bytes of local files read and not yet decoded (a larger file is read alone).
+    static let inputBytesInFlight = 16 << 20
+
+    /// The data cache's spec with the folder of its disk cache (or of a tiered cache's disk layers) set to
+    /// `directory`.
     static func diskCache(_ spec: PluginSpec?, in directory: String) -> PluginSpec? {
-        guard var spec, case .object(var settings) = spec.settings else { return spec }
-        settings["directory"] = .string(directory)
-        spec.settings = .object(settings)
-        return spec
+        DataCacheLayers.settingDiskDirectory(spec, to: directory)
     }
 }

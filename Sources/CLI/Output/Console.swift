@@ -64,7 +64,13 @@ enum Console {
     private static func writeAll(_ descriptor: Int32, _ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Darwin)
+                    Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                    Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 return

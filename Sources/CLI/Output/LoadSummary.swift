@@ -12,7 +12,7 @@ struct LoadSummary {
         switch outcome.result {
         case .success(let response):
             loaded += 1
-            origins[response.origin.rawValue, default: 0] += 1
+            origins[outcome.cache, default: 0] += 1  // the data cache's layer (`disk`, `redis`) for its hits
             bytes += response.metrics.byteCount
         case .failure:
             failed += 1
@@ -24,7 +24,9 @@ struct LoadSummary {
         let elapsed = Stopwatch.seconds(ContinuousClock.now - start)
         var text = "loaded \(loaded), failed \(failed)"
         if interrupted { text += ", interrupted with \(total - loaded - failed) not finished" }
-        text += " · memory \(origins["memory"] ?? 0), disk \(origins["disk"] ?? 0), network \(origins["network"] ?? 0)"
+        text += " · memory \(origins["memory"] ?? 0), disk \(origins["disk"] ?? 0)"
+        if let redis = origins["redis"] { text += ", redis \(redis)" }
+        text += ", network \(origins["network"] ?? 0)"
         text += " · \(ByteFormat.string(bytes)) · \(ByteFormat.duration(elapsed))"
         return text
     }

@@ -21,15 +21,38 @@ enum AtomicFile {
             ".\(shortName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         pending.insert(temporary.path)
         defer { pending.remove(temporary.path) }
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(errno)))", source: url.path)
-            }
-        } catch {
+        // Plain POSIX calls: Foundation's `Data.write(to:)` also flushes every file to the device (fsync), which
+        // made a thumbnail batch wait on the disk; the rename alone gives the all-or-nothing view.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(errno)))", source: url.path)
+        }
+        let failure = writeAll(data, to: descriptor)
+        let closed = close(descriptor) == 0
+        if let failure = failure ?? (closed ? nil : errno) {
             unlink(temporary.path)
-            if let error = error as? ImagoError { throw error }
-            throw ImagoError(.cacheFailed, "cannot write: \(Self.reason(error))", source: url.path)
+            throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(failure)))", source: url.path)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw ImagoError(.cacheFailed, "cannot write: \(reason)", source: url.path)
+        }
+    }
+
+    /// Writes every byte of `data` to `descriptor`; the `errno` of a failure, nil on success.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
         }
     }
 
@@ -47,19 +70,7 @@ enum AtomicFile {
             throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(errno)))", source: url.path)
         }
         defer { close(descriptor) }
-        let failure: Int32? = data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure {
+        if let failure = writeAll(data, to: descriptor) {
             throw ImagoError(.cacheFailed, "cannot write: \(String(cString: strerror(failure)))", source: url.path)
         }
     }
@@ -69,14 +80,15 @@ enum AtomicFile {
         for path in pending.all() { unlink(path) }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
-    }
+}
+
+/// POSIX `write`, named apart from `AtomicFile.write`; Darwin and Glibc spell the module differently.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+        Darwin.write(descriptor, bytes, count)
+    #else
+        Glibc.write(descriptor, bytes, count)
+    #endif
 }
 
 /// A thread-safe set of paths.

@@ -19,6 +19,8 @@ struct imago_jpeg_decoder {
     int prepared;
     int cmyk;
     int adobe_inverted;
+    unsigned scale_eighths;  // 1...8 from imago_jpeg_decoder_set_thumbnail_mode; 0 = the denominator given to prepare
+    int fast;                // fast integer IDCT, plain upsampling
     // Leniency and colour (see "Warnings and ICC profiles" below).
     int strict;
     int finishing;
@@ -155,6 +157,15 @@ int imago_jpeg_decoder_prepare(imago_jpeg_decoder *decoder, int scale_denominato
     }
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)(scale_denominator > 0 ? scale_denominator : 1);
+    if (decoder->scale_eighths) {
+        cinfo->scale_num = decoder->scale_eighths;
+        cinfo->scale_denom = 8;
+    }
+    if (decoder->fast) {
+        // What Pillow's draft mode does: the output is shrunk further, which hides both differences.
+        cinfo->dct_method = JDCT_IFAST;
+        cinfo->do_fancy_upsampling = FALSE;
+    }
     // libjpeg-turbo writes RGBA itself (grey and YCbCr alike); CMYK comes out as 4 bytes a pixel, converted below.
     cinfo->out_color_space = decoder->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_calc_output_dimensions(cinfo);
@@ -217,6 +228,11 @@ int imago_jpeg_decoder_read_rgba(imago_jpeg_decoder *decoder, uint8_t *pixels, s
     decoder->finishing = 1;
     jpeg_finish_decompress(cinfo);
     return 0;
+}
+
+void imago_jpeg_decoder_set_thumbnail_mode(imago_jpeg_decoder *decoder, unsigned scale_eighths, int fast) {
+    decoder->scale_eighths = scale_eighths > 8 ? 8 : scale_eighths;
+    decoder->fast = fast;
 }
 
 const char *imago_jpeg_decoder_message(const imago_jpeg_decoder *decoder) { return decoder->message; }

@@ -6,8 +6,9 @@ import ImagoCore
 /// as Photoshop writes it), decoded to RGBA8 by libjpeg-turbo itself straight into a pooled `Raster`.
 ///
 /// - The EXIF orientation is read from the APP1 segment and reported, not applied.
-/// - With `DecodeOptions.targetSize`, the image is decoded at 1/2, 1/4 or 1/8 scale by libjpeg's DCT scaling
-///   when the result still covers the target; the resize processor does the rest.
+/// - With `DecodeOptions.targetSize`, the image is decoded at the smallest of libjpeg's DCT scales (1/8 … 8/8) that
+///   still covers the target, and, when the result is shrunk further, with the fast IDCT and plain chroma upsampling
+///   (as Pillow's draft mode); the resize processor does the rest.
 /// - Policy on bad data, as Pillow, ImageMagick and browsers: corrupt entropy data that libjpeg only warns about
 ///   (bad Huffman codes, "premature end of data segment", lost restart markers, stray bytes before a marker)
 ///   decodes as libjpeg reconstructs it, and the warnings are kept in `DecodedImage.warnings`. Data that runs out
@@ -57,10 +58,11 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
 
             let color = try JPEGCodec.colorPlan(decoder, header: header, options: options)
 
-            let denominator = scaledDecoding ? options.reductionDenominator(width: width, height: height) : 1
+            let scaled = scaledDecode(width: width, height: height, options: options)
+            imago_jpeg_decoder_set_thumbnail_mode(decoder, UInt32(scaled.eighths), scaled.fast ? 1 : 0)
             var outputWidth: UInt32 = 0
             var outputHeight: UInt32 = 0
-            guard imago_jpeg_decoder_prepare(decoder, Int32(denominator), &outputWidth, &outputHeight) == 0 else {
+            guard imago_jpeg_decoder_prepare(decoder, 1, &outputWidth, &outputHeight) == 0 else {
                 throw failure()
             }
             let rowBytes = Int(outputWidth) * 4

@@ -10,17 +10,26 @@ public struct LoaderSettings: Sendable, Hashable {
     public var limits: DecodeLimits
     /// Retries of transport failures.
     public var retry: RetryPolicy
+    /// Bytes of decoded pixels the loader holds at once between the start of a decode and the hand-over of its image
+    /// (a decode waits for room; one image larger than the budget runs alone); nil for the default,
+    /// `PixelMemoryBudget.defaultCapacity` (the smaller of 10% of the memory and 1 GiB). Configuration key
+    /// `pixelMemoryBudget`.
+    public var pixelMemoryBudget: Int?
+
+    /// The budget in effect: `pixelMemoryBudget` or the default.
+    public var effectivePixelMemoryBudget: Int { pixelMemoryBudget ?? PixelMemoryBudget.defaultCapacity }
 
     /// Creates settings; the defaults suit an app.
     public init(
         maxConcurrentLoads: Int = 8, maxConcurrentLoadsPerHost: Int = 6, maxConcurrentDecodes: Int = 2,
-        limits: DecodeLimits = .default, retry: RetryPolicy = .default
+        limits: DecodeLimits = .default, retry: RetryPolicy = .default, pixelMemoryBudget: Int? = nil
     ) {
         self.maxConcurrentLoads = maxConcurrentLoads
         self.maxConcurrentLoadsPerHost = maxConcurrentLoadsPerHost
         self.maxConcurrentDecodes = maxConcurrentDecodes
         self.limits = limits
         self.retry = retry
+        self.pixelMemoryBudget = pixelMemoryBudget
     }
 
     /// Reads settings, taking `defaults` for every key that is absent.
@@ -45,7 +54,9 @@ public struct LoaderSettings: Sendable, Hashable {
                 initialDelay: try retry.double("initialDelay", default: defaults.retry.initialDelay, in: 0...3600),
                 multiplier: try retry.double("multiplier", default: defaults.retry.multiplier, in: 1...100),
                 maxDelay: try retry.double("maxDelay", default: defaults.retry.maxDelay, in: 0...3600),
-                jitter: try retry.double("jitter", default: defaults.retry.jitter, in: 0...1)))
+                jitter: try retry.double("jitter", default: defaults.retry.jitter, in: 0...1)),
+            pixelMemoryBudget: try reader.optionalInt("pixelMemoryBudget", in: 1...Int.max)
+                ?? defaults.pixelMemoryBudget)
         try limits.finish()
         try retry.finish()
     }
@@ -56,6 +67,7 @@ public struct LoaderSettings: Sendable, Hashable {
             "maxConcurrentLoads": .number(Double(maxConcurrentLoads)),
             "maxConcurrentLoadsPerHost": .number(Double(maxConcurrentLoadsPerHost)),
             "maxConcurrentDecodes": .number(Double(maxConcurrentDecodes)),
+            "pixelMemoryBudget": pixelMemoryBudget.map { .number(Double($0)) } ?? .null,
             "limits": .object([
                 "maxPixels": .number(Double(limits.maxPixels)),
                 "maxTotalPixels": .number(Double(limits.maxTotalPixels)),

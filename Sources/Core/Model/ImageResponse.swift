@@ -4,7 +4,8 @@ import Foundation
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// The memory cache of decoded images (no decoding was done).
     case memory
-    /// The disk cache of encoded bytes.
+    /// The data cache of encoded bytes (a disk folder, Redis, or a tier of them: `ImageResponse.cacheLayer` says
+    /// which layer answered).
     case disk
     /// A transport: the network, a file or a `data:` URI.
     case network
@@ -42,16 +43,22 @@ public struct ImageResponse: Sendable {
     public var attempts: Int
     /// Timing and size.
     public var metrics: LoadMetrics
+    /// For origin `disk`, the data cache layer that answered (`disk`, `redis`) when the cache named it.
+    public var cacheLayer: String?
     /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
     /// from the bytes so far, processed as the final image will be, never cached.
     public var isPreview = false
 
     /// Creates a response.
-    public init(image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics) {
+    public init(
+        image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics,
+        cacheLayer: String? = nil
+    ) {
         self.image = image
         self.request = request
         self.origin = origin
         self.attempts = attempts
         self.metrics = metrics
+        self.cacheLayer = cacheLayer
     }
 }

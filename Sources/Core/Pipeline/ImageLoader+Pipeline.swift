@@ -22,6 +22,8 @@ extension ImageLoader {
             let loaded = try await imageTasks.value(for: ImageWorkKey(request), priority: priority, sink: sink) {
                 work in try await self.loadImage(request, work: work)
             }
+            // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
+            PixelMemoryBudget.keepIfHolding(loaded.reservation)
             let response = loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
             sink(.finished(response))
             return response
@@ -50,9 +52,12 @@ extension ImageLoader {
             let (image, processTiming) = try await processStage.process(
                 decoded.image, for: request, priority: work, sink: sink)
             memoryStage.store(image, for: request, sink: sink)
+            // A processed image holds the budget from here (the decoded one's goes when its other users are done).
+            let reservation = processTiming == nil ? decoded.reservation : pixelBudget.reserveNow(bytes: image.cost)
             return LoadedImage(
                 image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
-                decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count)
+                decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count,
+                reservation: reservation, cacheLayer: bytes.cacheLayer)
         } catch {
             // A decode or processing failure still says how many fetches were made.
             throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
@@ -70,7 +75,8 @@ extension ImageLoader {
             let count = Int64(entry.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds)
+                data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
+                cacheLayer: entry.layer)
         case .stale(let entry): stale = entry
         case .miss: break
         }
@@ -100,7 +106,8 @@ extension ImageLoader {
             let count = Int64(stale.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+                cacheLayer: stale.layer)
         }
         if let policy, let dataCache = plugins.dataCache,
             let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())

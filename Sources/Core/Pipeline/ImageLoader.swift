@@ -7,7 +7,8 @@ import Synchronization
 /// Identical requests in flight share one fetch and one decode; requests for the same source with different
 /// processing share the fetch. A caller that cancels gets `cancelled` at once, and the shared work stops when
 /// its last caller is gone. Transport failures are retried by `settings.retry`; fetches and decodes are bounded
-/// by `settings` and started in priority order.
+/// by `settings` and started in priority order. Decoding and processing run on `WorkExecutor.compute`, never on
+/// the cooperative pool, and a decode starts only when its pixels fit in `pixelBudget`.
 public final class ImageLoader: Sendable {
     /// The plugins used (taken when the loader was made: plugins registered later are not used by it).
     public let registry: PluginRegistry
@@ -26,6 +27,9 @@ public final class ImageLoader: Sendable {
     let decodeTasks = TaskCoalescer<DecodeWorkKey, DecodedResult>()
     let fetchTasks = TaskCoalescer<FetchWorkKey, FetchedBytes>()
     let counters = LoaderCounters()
+    /// Bytes of decoded pixels between the start of a decode and the hand-over of its image
+    /// (`settings.pixelMemoryBudget`).
+    public let pixelBudget: PixelMemoryBudget
     let loadIDs = Atomic<UInt64>(0)
     /// The queue of fetches (for tests and diagnostics).
     var loadLimiter: WorkLimiter { fetchStage.limiter }
@@ -57,13 +61,15 @@ public final class ImageLoader: Sendable {
         let plugins = registry.snapshot
         self.plugins = plugins
         let decodeLimiter = WorkLimiter(limit: settings.maxConcurrentDecodes)
+        let pixelBudget = PixelMemoryBudget(capacity: settings.effectivePixelMemoryBudget)
+        self.pixelBudget = pixelBudget
         memoryStage = MemoryCacheStage(cache: plugins.imageCache, counters: counters)
         dataStage = DataCacheStage(cache: plugins.dataCache, counters: counters)
         fetchStage = FetchStage(
             limiter: WorkLimiter(limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost),
             retry: settings.retry, maxBytes: settings.limits.maxBytes, counters: counters, sleep: sleep)
         decodeStage = DecodeStage(
-            decoders: plugins, limits: settings.limits, limiter: decodeLimiter, counters: counters)
+            decoders: plugins, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters)
         processStage = ProcessStage(limiter: decodeLimiter)
     }
 

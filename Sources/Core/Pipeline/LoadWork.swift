@@ -6,6 +6,8 @@ struct FetchedBytes: Sendable {
     var origin: ImageOrigin
     var attempts: Int
     var fetchDuration: Double
+    /// The data cache layer that answered, for origin `disk`.
+    var cacheLayer: String? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -16,13 +18,16 @@ struct LoadedImage: Sendable {
     var fetchDuration: Double
     var decodeDuration: Double
     var byteCount: Int
+    /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
+    var reservation: PixelMemoryBudget.Reservation?
+    var cacheLayer: String? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
             image: image, request: request, origin: origin, attempts: attempts,
             metrics: LoadMetrics(
                 totalDuration: totalDuration, fetchDuration: fetchDuration, decodeDuration: decodeDuration,
-                byteCount: byteCount))
+                byteCount: byteCount), cacheLayer: cacheLayer)
     }
 }
 

@@ -15,7 +15,11 @@ final class WorkLimiter: Sendable {
         var activeByGroup: [String: Int] = [:]
         var waiting: [Waiting] = []
         var nextID = 0
+        /// Ids whose task was cancelled before its waiter was queued; the enqueue takes the id out again.
         var cancelledEarly: Set<Int> = []
+        /// Ids allocated and not queued yet: only for these may a cancellation be remembered (one that races a
+        /// grant must not be, or its id stays for ever).
+        var arriving: Set<Int> = []
     }
 
     let limit: Int
@@ -31,6 +35,8 @@ final class WorkLimiter: Sendable {
     var waitingCount: Int { state.withLock { $0.waiting.count } }
     /// Slots held now.
     var activeCount: Int { state.withLock { $0.active } }
+    /// Cancellations remembered for waiters not queued yet (must not grow: test hook).
+    var rememberedCancellations: Int { state.withLock { $0.cancelledEarly.count } }
 
     /// Runs `body` holding a slot; waits in the queue first when none is free. Throws `cancelled` when the
     /// task is cancelled while waiting.
@@ -50,12 +56,14 @@ final class WorkLimiter: Sendable {
                 return nil
             }
             state.nextID += 1
+            state.arriving.insert(state.nextID)
             return state.nextID
         }
         guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = state.withLock { state in
+                    state.arriving.remove(id)
                     if state.cancelledEarly.remove(id) != nil { return true }
                     state.waiting.append(Waiting(id: id, group: group, priority: priority, continuation: continuation))
                     return false
@@ -67,7 +75,8 @@ final class WorkLimiter: Sendable {
         } onCancel: {
             let removed: Waiting? = state.withLock { state in
                 guard let index = state.waiting.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
+                    // Not queued yet: the enqueue sees this. Granted already: the holder releases its slot.
+                    if state.arriving.contains(id) { state.cancelledEarly.insert(id) }
                     return nil
                 }
                 return state.waiting.remove(at: index)

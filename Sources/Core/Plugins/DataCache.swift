@@ -30,11 +30,24 @@ public struct DataCacheEntry: Sendable, Hashable {
     public var data: Data
     /// When and how they may be reused.
     public var metadata: CacheMetadata
+    /// The name of the cache layer that answered a read (`disk`, `redis`), for reports such as the `--json`
+    /// line's `cache`; `nil` when the cache does not say. Not stored, and not part of equality.
+    public var layer: String?
 
     /// Creates an entry.
-    public init(data: Data, metadata: CacheMetadata = CacheMetadata()) {
+    public init(data: Data, metadata: CacheMetadata = CacheMetadata(), layer: String? = nil) {
         self.data = data
         self.metadata = metadata
+        self.layer = layer
+    }
+
+    public static func == (lhs: DataCacheEntry, rhs: DataCacheEntry) -> Bool {
+        lhs.data == rhs.data && lhs.metadata == rhs.metadata
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(data)
+        hasher.combine(metadata)
     }
 }
 

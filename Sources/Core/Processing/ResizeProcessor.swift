@@ -50,7 +50,7 @@ public struct ResizeProcessor: ImageProcessor {
             let raster = frame.raster
             let resized = try raster.resampled(
                 sourceRect: plan.sourceRect, outputWidth: plan.outputWidth, outputHeight: plan.outputHeight,
-                filter: filter)
+                filter: filter, premultiply: image.hasAlpha)
             return ImageFrame(raster: resized, duration: frame.duration)
         }
         return result

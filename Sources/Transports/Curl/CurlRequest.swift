@@ -30,11 +30,11 @@ struct CurlRequest: Sendable {
         headers = merged
     }
 
-    /// The request for a redirect's target: credentials meant for one host are not handed to another.
+    /// The request for a redirect's target: credentials meant for one origin are not handed to another.
     func redirected(to target: URL) -> CurlRequest {
         var next = self
         next.url = target
-        if target.host?.lowercased() != url.host?.lowercased() {
+        if !HTTPRequestValidation.isSameOrigin(url, target) {
             next.headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
         }
         return next

@@ -42,7 +42,11 @@ extension CurlTransfer {
             return 0
         }
         guard !bytes.isEmpty else { return 0 }
-        guard events.push(.bytes(Data(bytes)), pausingAbove: Self.bufferLimit) else {
+        // A decoded (gzip, deflate) body is never paused: libcurl 7.88 keeps everything one compressed read
+        // inflates to (64 KB of zeros make 64 MB) and copies the rest again at every later pause, so a 200 KB
+        // bomb took 18 s and 166 MB to reach the cap. The cap above bounds what is queued instead.
+        let limit = decodesContent ? nil : Self.bufferLimit
+        guard events.push(.bytes(Data(bytes)), pausingAbove: limit) else {
             // libcurl keeps these bytes and hands them over again after `resume`.
             isPaused = true
             return imago_curl_write_pause()
@@ -88,6 +92,7 @@ extension CurlTransfer {
                 return false
             }
             expected = head.metadata.expectedLength
+            decodesContent = Self.isEncoded(fields)
             phase = .streaming
             events.push(.response(head.metadata))
             return true
@@ -98,6 +103,11 @@ extension CurlTransfer {
             fail(.transportFailed(status: head.statusCode), head.statusReason, retryAfter: head.metadata.retryAfter)
             return false
         }
+    }
+
+    /// Whether a response's fields name a content encoding libcurl will undo (anything but `identity`).
+    static func isEncoded(_ fields: [String: String]) -> Bool {
+        !["", "identity"].contains(fields["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
     }
 
     /// Checks a redirect's target (scheme, count, URL) before anything is sent to it.

@@ -40,6 +40,8 @@ final class CurlTransfer {
     var redirects = 0
     /// Paused by back-pressure: the idle timeout does not run meanwhile.
     var isPaused = false
+    /// libcurl decodes the body (a `Content-Encoding`): such a transfer is not paused.
+    var decodesContent = false
     /// The last address the connection filter refused, for the error if no other address worked.
     var refusedAddress: ConnectionAddress?
 
@@ -76,7 +78,7 @@ final class CurlTransfer {
         request = request.redirected(to: target)
         phase = .awaitingHead
         fields = [:]
-        (received, expected, skipped) = (0, nil, 0)
+        (received, expected, skipped, decodesContent) = (0, nil, 0, false)
         refusedAddress = nil
         return addRequest(to: multi)
     }

@@ -21,6 +21,14 @@ public struct FileTransport: ImageTransport {
     /// Reads the file at `request.url`: `.response` with its size first, then its bytes in chunks.
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         let reader = FileReader(url: request.url, configuration: configuration)
-        return AsyncThrowingStream(unfolding: { try reader.next() })
+        // Opening and reading block: they run on the I/O threads, never on the cooperative pool. A fetch
+        // cancelled before its next read ends quietly, as a read that sees the cancellation does.
+        return AsyncThrowingStream(unfolding: {
+            do {
+                return try await WorkExecutor.io.run { try reader.next() }
+            } catch is CancellationError {
+                return nil
+            }
+        })
     }
 }

@@ -153,8 +153,8 @@ final class HTTPLoad: Sendable {
             return nil
         }
         var next = request
-        if url.host?.lowercased() != response.url?.host?.lowercased() {
-            // Credentials meant for one host are not handed to another.
+        if response.url.map({ !HTTPRequestValidation.isSameOrigin($0, url) }) ?? true {
+            // Credentials meant for one origin are not handed to another.
             next.setValue(nil, forHTTPHeaderField: "Authorization")
             next.setValue(nil, forHTTPHeaderField: "Cookie")
         }

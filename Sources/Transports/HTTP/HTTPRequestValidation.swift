@@ -22,6 +22,17 @@ enum HTTPRequestValidation {
         return url
     }
 
+    /// Whether a redirect from `a` to `b` stays within one origin (scheme, host and port, the default port
+    /// filled in), the only case where credentials may follow it: another port is another server (curl's
+    /// CVE-2022-27776), and https to http would send them in the clear.
+    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
+        }
+        return origin(a) == origin(b)
+    }
+
     /// Refuses header names that are not tokens and values that could smuggle another header.
     static func validateHeader(name: String, value: String, source: String) throws {
         let tokenSymbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)

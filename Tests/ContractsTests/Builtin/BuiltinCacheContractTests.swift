@@ -32,7 +32,8 @@ import Testing
                     try bytes.write(to: file)
                 }
             },
-            byteLimit: sizeLimit)
+            byteLimit: sizeLimit,
+            settle: { cache in await (cache as? DiskDataCache)?.waitForMaintenance() })
         let report = await contract.run()
         #expect(report.passed, "\(report)")
     }

@@ -32,6 +32,10 @@ int imago_jpeg_decoder_read_header(imago_jpeg_decoder *decoder, imago_jpeg_heade
 /// Chooses DCT scaling 1/`scale_denominator` (1, 2, 4 or 8) and gives the output size.
 int imago_jpeg_decoder_prepare(imago_jpeg_decoder *decoder, int scale_denominator, uint32_t *output_width,
                                uint32_t *output_height);
+/// For an image that will be shrunk further (a thumbnail): decode at `scale_eighths`/8 (1-8; 0 keeps the
+/// denominator given to prepare) and, when `fast`, with the fast integer IDCT and without fancy upsampling, as
+/// Pillow's draft mode does. Call before `imago_jpeg_decoder_prepare`.
+void imago_jpeg_decoder_set_thumbnail_mode(imago_jpeg_decoder *decoder, unsigned scale_eighths, int fast);
 /// Decodes as RGBA8 into rows `bytes_per_row` apart. Library warnings about corrupt data are kept (see
 /// imago_jpeg_decoder_warning); data that ends before the last row is a failure, and so is any warning in strict mode.
 int imago_jpeg_decoder_read_rgba(imago_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row);

@@ -7,7 +7,7 @@ import Synchronization
 /// Changing `request` cancels the load in flight, resets the phase, and loads the new one if `load()` was called
 /// (and not `cancel()`); dropping the model cancels its load. Phase changes run the `hooks` in order, then are
 /// committed together with their transaction, then reach the observers added with `onPhaseChange`, exactly once
-/// each and in order.
+/// each and in order. Progress reaches `progress` at most once a frame (about 60 times a second).
 @MainActor
 @Observable
 public final class ImageModel {
@@ -78,12 +78,11 @@ public final class ImageModel {
         let loader = self.loader
         let owner = WeakModel(self)
         let previews = self.previews
+        let coalescer = ProgressCoalescer { progress in owner.model?.update(progress, generation: current) }
         let task = Task {
             let result: Result<ImageResponse, ImagoError>
             do {
-                let progress: @Sendable (FetchProgress) -> Void = { progress in
-                    Task { @MainActor in owner.model?.update(progress, generation: current) }
-                }
+                let progress: @Sendable (FetchProgress) -> Void = { coalescer.report($0) }
                 if let previews {
                     result = .success(
                         try await loader.image(for: request, previews: previews, progress: progress) { preview in

@@ -2,40 +2,58 @@ import Foundation
 
 /// Stage 4: bytes to pixels, at the target size a size-aware processor asks for, then upright (stage 5).
 ///
-/// `decode(_:for:priority:sink:)` is the one place the loader decodes: it waits for a decode slot, then runs
-/// `decodeNow`, which is synchronous and CPU-bound.
+/// `decode(_:for:priority:sink:)` is the one place the loader decodes: it waits until the pixels the header
+/// announces fit in the pixel budget, then for a decode slot, then runs `decodeNow` (synchronous and CPU-bound) on
+/// `WorkExecutor.compute`, never on the cooperative pool.
 struct DecodeStage: Sendable {
     let decoders: PluginSnapshot
     let limits: DecodeLimits
     let limiter: WorkLimiter
+    let budget: PixelMemoryBudget
     let counters: LoaderCounters
 
-    /// Decodes `data` as `request` asks, within a decode slot; reports the format, size and timing.
+    /// Decodes `data` as `request` asks, within the budget and a decode slot; reports the format, size and timing.
     func decode(
         _ data: Data, for request: ImageRequest, priority: any PrioritySource, sink: LoadEventSink?
     ) async throws -> DecodedResult {
         let queuedSince = ContinuousClock.now
-        return try await limiter.withSlot(priority: priority) {
+        let options = decodeOptions(for: request)
+        let decoder = try decoders.decoder(for: data, limits: options.limits)
+        // Admitted by the size the header gives, before anything is allocated (as the limits are checked); a
+        // decoder that cannot tell is charged once its image exists.
+        var reservation: PixelMemoryBudget.Reservation?
+        if let bytes = (decoder as? any DecodedSizeEstimating)?.decodedByteCount(data, options: options) {
+            reservation = try await budget.reserve(bytes: bytes)
+        }
+        let (image, timing) = try await limiter.withSlot(priority: priority) {
             try Task.checkCancellation()
             let start = ContinuousClock.now
-            let image = try decodeNow(data, for: request)
+            let image = try await WorkExecutor.compute.run {
+                try decodeNow(data, with: decoder, options: options, for: request)
+            }
             let timing = StageTiming(
                 queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)
-            sink(
-                .decoded(
-                    DecodeReport(
-                        format: image.format, size: PixelSize(width: image.width, height: image.height), timing: timing)
-                ))
-            return DecodedResult(image: image, timing: timing)
+            return (image, timing)
         }
+        sink(
+            .decoded(
+                DecodeReport(
+                    format: image.format, size: PixelSize(width: image.width, height: image.height), timing: timing)))
+        return DecodedResult(
+            image: image, timing: timing, reservation: reservation ?? budget.reserveNow(bytes: image.cost))
     }
 
-    /// Sniffs, decodes and orients `data` on the calling thread.
-    func decodeNow(_ data: Data, for request: ImageRequest) throws -> DecodedImage {
+    /// The request's decode options, with the loader's limits unless the request set its own.
+    func decodeOptions(for request: ImageRequest) -> DecodeOptions {
         var options = request.effectiveDecodeOptions
-        // The request's own limits win only when it set some; otherwise the loader's settings apply.
         if options.limits == .default { options.limits = limits }
-        let decoder = try decoders.decoder(for: data, limits: options.limits)
+        return options
+    }
+
+    /// Decodes and orients `data` with `decoder` on the calling thread.
+    func decodeNow(
+        _ data: Data, with decoder: any ImageDecoder, options: DecodeOptions, for request: ImageRequest
+    ) throws -> DecodedImage {
         counters.decodes.increment()
         let image = try decoder.decode(checked: data, options: options)
         return try OrientationStage.apply(to: image, for: request)
@@ -46,4 +64,6 @@ struct DecodeStage: Sendable {
 struct DecodedResult: Sendable {
     var image: DecodedImage
     var timing: StageTiming
+    /// The image's share of the pixel budget, given back when the last copy of this value goes.
+    var reservation: PixelMemoryBudget.Reservation? = nil
 }

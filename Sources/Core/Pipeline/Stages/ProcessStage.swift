@@ -1,4 +1,5 @@
-/// Stage 6: the request's processors, in order, within a decode slot (processing is CPU-bound too).
+/// Stage 6: the request's processors, in order, within a decode slot, on `WorkExecutor.compute` (processing is
+/// CPU-bound too).
 struct ProcessStage: Sendable {
     let limiter: WorkLimiter
 
@@ -12,7 +13,9 @@ struct ProcessStage: Sendable {
         return try await limiter.withSlot(priority: priority) {
             try Task.checkCancellation()
             let start = ContinuousClock.now
-            let processed = try Self.run(request.processors, on: image, scale: request.scale)
+            let processed = try await WorkExecutor.compute.run {
+                try Self.run(request.processors, on: image, scale: request.scale)
+            }
             let timing = StageTiming(
                 queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)
             sink(.processed(timing))

@@ -1,29 +1,55 @@
 import Foundation
 
-/// The layout of one disk cache file: a fixed header, the key, the metadata as JSON, then the body.
+/// The layout of one stored data cache entry (a disk cache file, a Redis value): a fixed header, the key, the
+/// metadata as JSON, then the body.
 ///
 /// The 40-byte header, little endian: magic `ImagoDC\n` (8), format version (UInt32), key length (UInt32),
 /// metadata length (UInt32), reserved 0 (UInt32), body length (UInt64), checksum (UInt64). The checksum is
 /// XXH64 over the first 32 header bytes, the key, the metadata and the body, so any damage (to lengths too)
-/// shows; the lengths must add up to the file's size, so a partial file shows before any hashing.
-enum CacheEntryFile {
+/// shows; the lengths must add up to the stored size, so a partial entry shows before any hashing. The key is
+/// stored so that an entry found under another key's name (a hash collision, a copied file) reads as foreign.
+public enum CacheEntryCodec {
     static let magic = Array("ImagoDC\n".utf8)
     static let version: UInt32 = 1
-    static let headerSize = 40
+    /// The size of the fixed header.
+    public static let headerSize = 40
 
     /// What the header says.
-    struct Header: Equatable {
-        var keyLength: Int
-        var metadataLength: Int
-        var bodyLength: Int
-        var checksum: UInt64
+    public struct Header: Equatable, Sendable {
+        /// Bytes of the key.
+        public var keyLength: Int
+        /// Bytes of the metadata JSON.
+        public var metadataLength: Int
+        /// Bytes of the body.
+        public var bodyLength: Int
+        /// XXH64 over the header's first 32 bytes, the key, the metadata and the body.
+        public var checksum: UInt64
 
-        /// The size the whole file must have.
-        var fileSize: Int { CacheEntryFile.headerSize + keyLength + metadataLength + bodyLength }
+        /// The size the whole stored entry must have.
+        public var fileSize: Int { CacheEntryCodec.headerSize + keyLength + metadataLength + bodyLength }
+    }
+
+    /// The whole stored form of `entry`: the prefix followed by the body.
+    public static func encode(_ entry: DataCacheEntry, key: CacheKey) throws -> Data {
+        var stored = try prefix(for: entry, key: key)
+        stored.append(entry.data)
+        return stored
+    }
+
+    /// The entry stored in `stored`, or `nil` when it is truncated, damaged or holds another key.
+    public static func decode(_ stored: Data, key: CacheKey) -> DataCacheEntry? {
+        let headerBytes = Data(stored.prefix(headerSize))
+        guard let header = headerBytes.withUnsafeBytes({ Self.header($0) }), header.fileSize == stored.count else {
+            return nil
+        }
+        let restEnd = stored.startIndex + headerSize + header.keyLength + header.metadataLength
+        let rest = Data(stored[(stored.startIndex + headerSize)..<restEnd])
+        let body = Data(stored[restEnd...])
+        return entry(header: header, headerBytes: headerBytes, rest: rest, body: body, key: key)
     }
 
     /// The header, key and metadata of `entry`, to be written before its body.
-    static func prefix(for entry: DataCacheEntry, key: CacheKey) throws -> Data {
+    public static func prefix(for entry: DataCacheEntry, key: CacheKey) throws -> Data {
         let keyBytes = Data(key.rawValue.utf8)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -41,7 +67,7 @@ enum CacheEntryFile {
     }
 
     /// Parses a header; `nil` when the magic, version or lengths are wrong.
-    static func header(_ bytes: UnsafeRawBufferPointer) -> Header? {
+    public static func header(_ bytes: UnsafeRawBufferPointer) -> Header? {
         guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return nil }
         func u32(_ offset: Int) -> UInt32 {
             UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -64,7 +90,9 @@ enum CacheEntryFile {
     }
 
     /// The entry, if `rest` (the bytes after the header) holds `key` and metadata matching the checksum.
-    static func entry(header: Header, headerBytes: Data, rest: Data, body: Data, key: CacheKey) -> DataCacheEntry? {
+    public static func entry(header: Header, headerBytes: Data, rest: Data, body: Data, key: CacheKey)
+        -> DataCacheEntry?
+    {
         guard rest.count == header.keyLength + header.metadataLength, body.count == header.bodyLength else {
             return nil
         }

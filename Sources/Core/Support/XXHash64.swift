@@ -1,8 +1,8 @@
-/// XXH64, a fast non-cryptographic 64-bit hash: the disk cache's checksum of each entry.
+/// XXH64, a fast non-cryptographic 64-bit hash: the checksum of each data cache entry (disk and Redis).
 ///
 /// SHA-256 would also do, but runs at a fraction of the speed; a checksum only has to catch damage, not an
 /// attacker (a foreign entry is caught by comparing keys).
-struct XXHash64 {
+public struct XXHash64: Sendable {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -15,14 +15,14 @@ struct XXHash64 {
     private var totalLength: UInt64 = 0
 
     /// A new hash.
-    init(seed: UInt64 = 0) {
+    public init(seed: UInt64 = 0) {
         self.seed = seed
         lanes = (seed &+ Self.prime1 &+ Self.prime2, seed &+ Self.prime2, seed, seed &- Self.prime1)
         buffer.reserveCapacity(32)
     }
 
     /// Adds bytes.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         totalLength &+= UInt64(bytes.count)
         var offset = 0
         if !buffer.isEmpty {
@@ -41,13 +41,13 @@ struct XXHash64 {
     }
 
     /// Adds the bytes of a collection.
-    mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) != nil { return }
         Array(bytes).withUnsafeBytes { update($0) }
     }
 
     /// The hash of everything added.
-    func finalize() -> UInt64 {
+    public func finalize() -> UInt64 {
         var hash: UInt64
         if totalLength >= 32 {
             let (v1, v2, v3, v4) = lanes
@@ -85,7 +85,7 @@ struct XXHash64 {
     }
 
     /// The hash of `bytes`.
-    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         var hasher = XXHash64(seed: seed)
         hasher.update(bytes)
         return hasher.finalize()

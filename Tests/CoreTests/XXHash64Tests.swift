@@ -1,6 +1,5 @@
+import ImagoCore
 import Testing
-
-@testable import ImagoCaches
 
 @Suite struct XXHash64Tests {
     @Test func matchesReferenceValues() {

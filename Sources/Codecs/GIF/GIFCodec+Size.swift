@@ -1,0 +1,15 @@
+import Foundation
+import ImagoCore
+
+extension GIFCodec: DecodedSizeEstimating {
+    /// The logical screen (bytes 6-9, little-endian) times the images the block structure holds (one when only the
+    /// first frame is asked for): every frame is a full composited canvas.
+    public func decodedByteCount(_ data: Data, options: DecodeOptions) -> Int? {
+        guard data.count >= 13, canDecode(data) else { return nil }
+        let header = [UInt8](data.prefix(10))
+        let width = Int(header[6]) | Int(header[7]) << 8
+        let height = Int(header[8]) | Int(header[9]) << 8
+        let frames = options.frames == .first ? 1 : data.withUnsafeBytes { GIFImageCounter.count($0) }
+        return Self.rgbaBytes(width: width, height: height, frames: max(1, frames))
+    }
+}

@@ -1,0 +1,32 @@
+import ImagoCore
+
+extension JPEGCodec {
+    /// How a decode for a target size uses libjpeg's DCT scaling.
+    struct ScaledDecode: Equatable {
+        /// The output scale in eighths (libjpeg-turbo scales by 1/8 … 8/8).
+        var eighths: Int
+        /// Fast integer IDCT and plain (not fancy) chroma upsampling: only when the result is shrunk further.
+        var fast: Bool
+    }
+
+    /// The smallest DCT scale, in eighths, whose output still covers `options`' target size, and whether the output
+    /// is shrunk further (then the fast IDCT and plain upsampling cost nothing visible, as in Pillow's draft mode).
+    /// A full-size, full-quality decode without a target or with `scaledDecoding` off.
+    func scaledDecode(width: Int, height: Int, options: DecodeOptions) -> ScaledDecode {
+        guard scaledDecoding, let target = options.targetSize, target.width > 0, target.height > 0 else {
+            return ScaledDecode(eighths: 8, fast: false)
+        }
+        let sx = Double(width) / Double(target.width)
+        let sy = Double(height) / Double(target.height)
+        // For fit the image must cover the target along its limiting side; for fill along both.
+        let allowed = options.contentMode == .fit ? max(sx, sy) : min(sx, sy)
+        guard allowed > 1 else { return ScaledDecode(eighths: 8, fast: false) }
+        let eighths = min(8, max(1, Int((8 / allowed).rounded(.up))))
+        // The decoded size over the needed size, along the limiting side.
+        let furtherShrink = allowed * Double(eighths) / 8
+        return ScaledDecode(eighths: eighths, fast: furtherShrink >= Self.fastDecodeShrink)
+    }
+
+    /// The least further shrink that hides the fast decode's differences (see the PSNR test in JPEGThumbnailTests).
+    static let fastDecodeShrink = 1.25
+}

@@ -1,0 +1,20 @@
+import CImagoShim
+import Foundation
+import ImagoCore
+
+extension JPEGCodec: DecodedSizeEstimating {
+    /// The output size libjpeg computes from SOF for the DCT scale `decode` would choose.
+    public func decodedByteCount(_ data: Data, options: DecodeOptions) -> Int? {
+        try? data.withEncodedBytes(format: .jpeg) { bytes, count -> Int? in
+            guard let decoder = imago_jpeg_decoder_create(bytes, count) else { return nil }
+            defer { imago_jpeg_decoder_destroy(decoder) }
+            var header = imago_jpeg_header()
+            guard imago_jpeg_decoder_read_header(decoder, &header) == 0 else { return nil }
+            let scaled = scaledDecode(width: Int(header.width), height: Int(header.height), options: options)
+            // libjpeg rounds scaled dimensions up.
+            let width = (Int(header.width) * scaled.eighths + 7) / 8
+            let height = (Int(header.height) * scaled.eighths + 7) / 8
+            return Self.rgbaBytes(width: width, height: height)
+        }
+    }
+}
