@@ -150,6 +150,18 @@ targets.append(contentsOf: [
 // redis-server child (started with the tests' helper).
 targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
 targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport"]
+// `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, and the ImagoServer
+// module (routing, options, signing, source policy, result cache, metrics) the CLI's `serve` command starts.
+products.append(.library(name: "ImagoServer", targets: ["ImagoServer"]))
+targets += [
+    .systemLibrary(
+        name: "CMicroHTTPD", path: "Sources/CLibraries/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+        providers: [.apt(["libmicrohttpd-dev"])]),
+    .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Sources/CLibraries/CMicroHTTPDShim"),
+    .target(name: "ImagoServer", dependencies: ["Imago", "CMicroHTTPD", "CMicroHTTPDShim"], path: "Sources/Server"),
+    .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
+]
+if let cli = targets.firstIndex(where: { $0.name == "ImagoCLI" }) { targets[cli].dependencies.append("ImagoServer") }
 
 let package = Package(
     name: "Imago",

@@ -1,4 +1,5 @@
 import Imago
+import ImagoServer
 
 /// `imago config --print-default`: the embedded default configuration, in the JSON form `--config` reads.
 enum ConfigCommand: Command {
@@ -14,8 +15,8 @@ enum ConfigCommand: Command {
         return .success
     }
 
-    /// The configuration the tool uses when none is given.
+    /// The configuration the tool uses when none is given (with the `serve` section of `imago serve`).
     static var defaultConfiguration: ImagoConfiguration {
-        PluginRegistry.standardFactories().standardConfiguration()
+        PluginRegistry.standardFactories().standardConfiguration().withServeSection()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoServer
 
 /// The loader `imago load` runs: the embedded defaults, or `--config FILE`, with the command line's overrides.
 struct LoadSetup: Sendable {
@@ -16,7 +17,8 @@ struct LoadSetup: Sendable {
 
     init(_ options: LoadOptions) throws {
         let factories = PluginRegistry.standardFactories()
-        var configuration = factories.standardConfiguration()
+        // The same file may configure `imago serve`: its `serve` section is known here too.
+        var configuration = factories.standardConfiguration().withServeSection()
         if let file = options.configFile {
             configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: configuration)
         }

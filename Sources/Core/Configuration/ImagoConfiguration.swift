@@ -23,12 +23,15 @@ public struct ImagoConfiguration: Sendable, Hashable {
     /// Named processing presets: processors, by factory name, a load can ask for by the preset's name
     /// (`ImageLoader.processors(named:)`).
     public var processing: [String: [PluginSpec]]
+    /// Sections owned by applications built on the toolkit (`serve` for `imago serve`), kept as JSON for them to
+    /// read. A file may hold a section only when `defaults` has it, so a misspelt key is still an error.
+    public var sections: [String: JSONValue]
 
     /// Creates a configuration.
     public init(
         transports: [PluginSpec] = [], codecs: [PluginSpec] = [], imageCache: PluginSpec? = nil,
         dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings(),
-        processing: [String: [PluginSpec]] = [:]
+        processing: [String: [PluginSpec]] = [:], sections: [String: JSONValue] = [:]
     ) {
         self.processing = processing
         self.transports = transports
@@ -36,6 +39,7 @@ public struct ImagoConfiguration: Sendable, Hashable {
         self.imageCache = imageCache
         self.dataCache = dataCache
         self.loader = loader
+        self.sections = sections
     }
 
     /// Reads a configuration from JSON, starting from `defaults` for every key left out.
@@ -57,7 +61,10 @@ public struct ImagoConfiguration: Sendable, Hashable {
             imageCache: try spec("imageCache", defaults.imageCache),
             dataCache: try spec("dataCache", defaults.dataCache),
             loader: try Self.loaderSettings(reader, defaults: defaults.loader),
-            processing: try Self.presets(reader, defaults: defaults.processing))
+            processing: try Self.presets(reader, defaults: defaults.processing),
+            sections: defaults.sections.reduce(into: [:]) { sections, section in
+                sections[section.key] = reader.value(section.key) ?? section.value
+            })
         try reader.finish()
     }
 
@@ -86,6 +93,7 @@ public struct ImagoConfiguration: Sendable, Hashable {
             "loader": loader.json,
         ]
         if !processing.isEmpty { object["processing"] = .object(processing.mapValues { .array($0.map(\.json)) }) }
+        object.merge(sections) { builtIn, _ in builtIn }
         return .object(object)
     }
 

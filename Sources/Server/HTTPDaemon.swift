@@ -1,0 +1,230 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Foundation
+import Imago
+import Synchronization
+
+/// libmicrohttpd behind a Swift handler: its threads parse HTTP, keep connections alive, bound their size and
+/// time; each request is handed to `handler`, and one that must wait (for a source) suspends its connection and
+/// resumes it when the answer is ready.
+final class HTTPDaemon: Sendable {
+    typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
+    typealias Logger = @Sendable (HTTPRequest, HTTPResponse, _ seconds: Double) -> Void
+
+    /// A request's state, kept by MHD as its `con_cls` from the request line to completion.
+    final class RequestState: Sendable {
+        enum Phase { case new, received, waiting, answered }
+        struct Inner {
+            var phase = Phase.new
+            var request: HTTPRequest?
+            var response: HTTPResponse?
+        }
+        let target: String
+        let time = Date()
+        let start = ContinuousClock.now
+        let inner = Mutex(Inner())
+        init(target: String) { self.target = target }
+    }
+
+    /// A connection pointer to carry across tasks; MHD allows resuming from any thread.
+    struct Connection: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private struct Pending {
+        var waiting: [ObjectIdentifier: (RequestState, Connection)] = [:]
+        var unanswered = 0
+        var stopped = false
+        var draining = false
+    }
+
+    let handler: Handler
+    let logger: Logger
+    /// The shim's server; MHD's functions may be called from any thread.
+    private struct ServerHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private let server = Mutex<ServerHandle?>(nil)
+    private let pending = Mutex(Pending())
+    private let boundPort = Atomic<Int>(0)
+    /// The port bound.
+    var port: Int { boundPort.load(ordering: .relaxed) }
+
+    /// Starts listening on `address`; a port in use or a bad address throws `invalidConfiguration` saying so.
+    init(
+        address: ListenAddress, threads: Int, connectionLimit: Int, idleTimeout: Int, memoryLimit: Int,
+        handler: @escaping Handler, logger: @escaping Logger
+    ) throws {
+        self.handler = handler
+        self.logger = logger
+        var callbacks = imago_mhd_callbacks(
+            context: nil, began: HTTPDaemon.began, handle: HTTPDaemon.handle, completed: HTTPDaemon.completed)
+        var error = [CChar](repeating: 0, count: 256)
+        // MHD calls back into this object from its threads, which start inside `imago_mhd_start`.
+        let started: OpaquePointer? = address.host.withCString { host in
+            var options = imago_mhd_options(
+                host: host, port: UInt16(address.port), threads: UInt32(threads),
+                connection_limit: UInt32(connectionLimit), timeout: UInt32(idleTimeout), memory_limit: memoryLimit,
+                backlog: 1024)
+            callbacks.context = Unmanaged.passUnretained(self).toOpaque()
+            return imago_mhd_start(&options, &callbacks, &error, error.count)
+        }
+        guard let started else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImagoError(.invalidConfiguration, "cannot listen on \(address): \(reason)")
+        }
+        server.withLock { $0 = ServerHandle(pointer: started) }
+        boundPort.store(Int(imago_mhd_bound_port(started)), ordering: .relaxed)
+    }
+
+    /// Requests waiting for their answer now.
+    var unanswered: Int { pending.withLock { $0.unanswered } }
+
+    /// Stops accepting connections; those open are still served, with `Connection: close`.
+    func stopAccepting() {
+        let first = pending.withLock { pending in
+            defer { pending.draining = true }
+            return !pending.draining
+        }
+        guard first else { return }
+        server.withLock { server in if let server { imago_mhd_stop_accepting(server.pointer) } }
+    }
+
+    /// Waits up to `grace` seconds for the requests in flight, then stops.
+    func drain(grace: Double) async {
+        stopAccepting()
+        let deadline = ContinuousClock.now + .milliseconds(Int(grace * 1000))
+        while unanswered > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        stop()
+    }
+
+    /// Stops at once: requests still waiting get a 503, then every connection is closed.
+    func stop() {
+        stopAccepting()
+        let late = pending.withLock { pending in
+            let late = Array(pending.waiting.values)
+            pending.waiting.removeAll()
+            return late
+        }
+        for (state, connection) in late {
+            state.inner.withLock {
+                $0.response = HTTPResponse(failure: ServeFailure(503, "shutting down", retryAfter: 1))
+            }
+            MHD_resume_connection(connection.pointer)
+        }
+        // MHD must process the resumed connections before it stops: stopping with suspended ones aborts.
+        let last = ContinuousClock.now + .seconds(2)
+        while unanswered > 0 && ContinuousClock.now < last { usleep(2000) }
+        pending.withLock { $0.stopped = true }
+        server.withLock { server in
+            if let running = server { imago_mhd_stop(running.pointer) }
+            server = nil
+        }
+    }
+
+    deinit { stop() }
+
+    // MARK: MHD's callbacks
+
+    private static let began:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? =
+            { _, uri, _ in
+                let state = RequestState(target: uri.map { String(cString: $0) } ?? "")
+                return Unmanaged.passRetained(state).toOpaque()
+            }
+
+    private static let handle:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) ->
+            MHD_Result = { context, connection, method, state in
+                guard let context, let connection, let state else { return MHD_Result(rawValue: 0)! }
+                let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+                let request = Unmanaged<RequestState>.fromOpaque(state).takeUnretainedValue()
+                return daemon.handle(
+                    Connection(pointer: connection), method: method.map { String(cString: $0) } ?? "", state: request)
+            }
+
+    private static let completed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+        _, state in
+        guard let state else { return }
+        Unmanaged<RequestState>.fromOpaque(state).release()
+    }
+
+    private func handle(_ connection: Connection, method: String, state: RequestState) -> MHD_Result {
+        let (phase, ready) = state.inner.withLock { inner in (inner.phase, inner.response) }
+        switch phase {
+        case .answered:
+            return MHD_Result(rawValue: 1)!
+        case .waiting:
+            guard let ready, let request = state.inner.withLock({ $0.request }) else { return MHD_Result(rawValue: 1)! }
+            pending.withLock { $0.unanswered -= 1 }
+            return queue(ready, for: request, state: state, on: connection)
+        case .new:
+            // The first call comes with the head alone; answering then would make MHD close the connection (it
+            // cannot know the body was read), so the request is answered on the next call, once it is complete.
+            state.inner.withLock { $0.phase = .received }
+            return MHD_Result(rawValue: 1)!
+        case .received:
+            let request = HTTPRequest(
+                method: method, target: state.target, accept: header("Accept", of: connection),
+                ifNoneMatch: header("If-None-Match", of: connection), time: state.time, start: state.start)
+            state.inner.withLock { $0.request = request }
+            switch handler(request) {
+            case .now(let response):
+                return queue(response, for: request, state: state, on: connection)
+            case .later(let work):
+                state.inner.withLock { $0.phase = .waiting }
+                pending.withLock { pending in
+                    pending.unanswered += 1
+                    pending.waiting[ObjectIdentifier(state)] = (state, connection)
+                }
+                MHD_suspend_connection(connection.pointer)
+                Task {
+                    let response = await work()
+                    self.finish(state, with: response)
+                }
+                return MHD_Result(rawValue: 1)!
+            }
+        }
+    }
+
+    /// Hands `response` to a suspended request and resumes its connection, unless the drain answered it already.
+    private func finish(_ state: RequestState, with response: HTTPResponse) {
+        pending.withLock { pending in
+            guard !pending.stopped, let (_, connection) = pending.waiting.removeValue(forKey: ObjectIdentifier(state))
+            else { return }
+            state.inner.withLock { $0.response = response }
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    private func queue(
+        _ response: HTTPResponse, for request: HTTPRequest, state: RequestState, on connection: Connection
+    )
+        -> MHD_Result
+    {
+        state.inner.withLock { $0.phase = .answered }
+        let reply = response.body.withUnsafeBytes { bytes in
+            imago_mhd_response(bytes.baseAddress, bytes.count)
+        }
+        guard let reply else { return MHD_Result(rawValue: 0)! }
+        defer { MHD_destroy_response(reply) }
+        for (name, value) in response.headers { _ = MHD_add_response_header(reply, name, value) }
+        if pending.withLock({ $0.draining }) { _ = MHD_add_response_header(reply, "Connection", "close") }
+        let result = MHD_queue_response(connection.pointer, UInt32(response.status), reply)
+        logger(request, response, request.start.duration(to: .now).seconds)
+        return result
+    }
+
+    private func header(_ name: String, of connection: Connection) -> String? {
+        imago_mhd_header(connection.pointer, name).map { String(cString: $0) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) * 1e-18
+    }
+}

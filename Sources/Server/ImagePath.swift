@@ -1,0 +1,63 @@
+import Foundation
+
+/// `/{signature}/{options}/{source}`, split as sent: `source` is `plain/` and the percent-encoded URL, or the URL
+/// in base64url (unpadded) as one segment.
+public struct ImagePath: Sendable, Hashable {
+    /// The signature segment.
+    public var signature: Substring
+    /// What the signature covers: the path from the `/` after the signature onwards, as sent.
+    public var signedPart: Substring
+    /// The options segment.
+    public var options: Substring
+    /// The decoded source URL.
+    public var source: String
+    /// `source` parsed.
+    public var url: URL
+
+    /// Splits and decodes `path`; a malformed one is a 400 saying what is wrong.
+    public init(parsing path: Substring) throws {
+        guard path.first == "/" else { throw ServeFailure(400, "the path must start with /") }
+        let afterSlash = path.dropFirst()
+        guard let signatureEnd = afterSlash.firstIndex(of: "/") else {
+            throw ServeFailure(400, "expected /SIGNATURE/OPTIONS/SOURCE")
+        }
+        signature = afterSlash[..<signatureEnd]
+        signedPart = path[signatureEnd...]
+        let afterSignature = signedPart.dropFirst()
+        guard let optionsEnd = afterSignature.firstIndex(of: "/"), !signature.isEmpty else {
+            throw ServeFailure(400, "expected /SIGNATURE/OPTIONS/SOURCE")
+        }
+        options = afterSignature[..<optionsEnd]
+        let encoded = afterSignature[afterSignature.index(after: optionsEnd)...]
+        source = try Self.decodeSource(encoded)
+        if source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            throw ServeFailure(400, "the source URL contains control characters (CR, LF, NUL, …)")
+        }
+        guard let url = URL(string: source), let scheme = url.scheme, !scheme.isEmpty else {
+            throw ServeFailure(400, "the source is not an absolute URL")
+        }
+        self.url = url
+    }
+
+    private static func decodeSource(_ encoded: Substring) throws -> String {
+        if encoded.hasPrefix("plain/") {
+            let rest = encoded.dropFirst("plain/".count)
+            guard !rest.isEmpty else { throw ServeFailure(400, "empty plain source") }
+            guard let decoded = String(rest).removingPercentEncoding else {
+                throw ServeFailure(400, "the plain source has bad percent-encoding")
+            }
+            return decoded
+        }
+        guard !encoded.isEmpty else { throw ServeFailure(400, "missing source") }
+        guard !encoded.contains("/") else {
+            throw ServeFailure(400, "an encoded source is one base64url segment (or use plain/…)")
+        }
+        guard let bytes = Base64URL.decode(encoded) else {
+            throw ServeFailure(400, "the source is not valid base64url (unpadded)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ServeFailure(400, "the decoded source is not UTF-8")
+        }
+        return text
+    }
+}

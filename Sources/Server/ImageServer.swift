@@ -1,0 +1,202 @@
+import Foundation
+import Imago
+import Synchronization
+
+/// An image service over HTTP: `GET|HEAD /{signature}/{options}/{source}` answers the source resized and
+/// re-encoded, `/health` and `/metrics` serve operators. See Docs/Server.md for the contract.
+///
+/// ```swift
+/// var settings = ServeSettings()
+/// settings.listen = "127.0.0.1:0"
+/// let server = try ImageServer(configuration: ImagoConfiguration(), settings: settings)
+/// print(server.port)
+/// await server.shutdown()
+/// ```
+public final class ImageServer: Sendable {
+    /// The `serve` settings in force.
+    public let settings: ServeSettings
+    /// The loader that fetches and decodes sources.
+    public let loader: ImageLoader
+    /// Requests answered from memory: a cache of finished responses.
+    let results: ResultCache
+    let metrics = ServerMetrics()
+    private let signer: URLSigner
+    private let policy: SourcePolicy
+    private let renderer: ImageRenderer
+    private let gate: AdmissionGate
+    private let inflight = InFlightRenders<RenderedImage>()
+    private let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    private let daemonBox = DaemonBox()
+    /// Longest request target accepted (414 beyond): far above any real image URL, far below the header limit.
+    static let maxTargetBytes = 8192
+
+    /// Starts serving with `loader` (use `ImageServer.loader(configuration:settings:)` for one that obeys the
+    /// settings' limits) on `settings.listen`, or on `listen` when given. `accessLog` receives one entry per
+    /// request. Throws when the address cannot be bound.
+    public init(
+        settings: ServeSettings, loader: ImageLoader, listen: ListenAddress? = nil,
+        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+    ) throws {
+        self.settings = settings
+        self.loader = loader
+        self.results = ResultCache(capacity: settings.resultCacheBytes)
+        self.signer = URLSigner(keys: settings.signingKeys)
+        self.policy = SourcePolicy(settings: settings)
+        self.renderer = ImageRenderer(loader: loader, maxOutputSide: settings.maxOutputSide)
+        self.gate = AdmissionGate(limit: settings.maxConcurrentRequests, queueLimit: settings.maxQueuedRequests)
+        self.accessLog = accessLog
+        let address = try listen ?? ListenAddress(parsing: settings.listen, path: "serve.listen")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let daemon = try HTTPDaemon(
+            address: address, threads: max(1, cores), connectionLimit: 4096, idleTimeout: 30, memoryLimit: 64 * 1024,
+            handler: { [weak self] request in
+                self?.answer(request) ?? .now(HTTPResponse(failure: ServeFailure(503, "shutting down")))
+            },
+            logger: { [weak self] request, response, seconds in self?.log(request, response, seconds: seconds) })
+        daemonBox.set(daemon)
+    }
+
+    /// A server with the plugins and loader of `configuration` (built by `factories`), its `serve` section (or
+    /// `settings` when given) applied to the loader's limits and transports.
+    public convenience init(
+        configuration: ImagoConfiguration, settings: ServeSettings? = nil, listen: ListenAddress? = nil,
+        factories: PluginRegistry = .standardFactories(), accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+    ) throws {
+        let settings = try settings ?? ServeSettings(configuration: configuration)
+        let loader = try ImageServer.loader(configuration: configuration, settings: settings, factories: factories)
+        try self.init(settings: settings, loader: loader, listen: listen, accessLog: accessLog)
+    }
+
+    /// The port listened on (the one chosen when the address asked for port 0).
+    public var port: Int { daemonBox.daemon?.port ?? 0 }
+
+    /// Stops accepting, lets requests in flight finish (at most `shutdownGrace` seconds; later ones get 503),
+    /// and stops.
+    public func shutdown() async {
+        await daemonBox.daemon?.drain(grace: settings.shutdownGrace)
+    }
+
+    /// Stops at once, closing every connection.
+    public func stop() { daemonBox.daemon?.stop() }
+
+    // MARK: Answering
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = HTTPResponse(failure: ServeFailure(405, "only GET and HEAD are served"))
+            response.headers.append(("Allow", "GET, HEAD"))
+            return .now(response)
+        }
+        guard request.target.utf8.count <= Self.maxTargetBytes else {
+            return .now(HTTPResponse(failure: ServeFailure(414, "the path is over \(Self.maxTargetBytes) bytes")))
+        }
+        switch request.path {
+        case "/health": return .now(.text("ok"))
+        case "/metrics":
+            let text = metrics.text(loader: loader.statistics, resultCacheBytes: results.bytes)
+            return .now(.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        default: break
+        }
+        do {
+            let job = try imageJob(for: request)
+            if let hit = results.image(for: job.key) {
+                metrics.recordResultHit()
+                return .now(imageResponse(hit, to: request, varies: job.varies, cache: "result"))
+            }
+            return .later { await self.render(job, for: request) }
+        } catch let failure as ServeFailure {
+            return .now(HTTPResponse(failure: failure))
+        } catch {
+            return .now(HTTPResponse(failure: ServeFailure(500, String(describing: error))))
+        }
+    }
+
+    /// What an image request asks for, checked: signature, options, source policy, negotiated format.
+    struct ImageJob: Sendable {
+        var url: URL
+        var options: ImageOptions
+        var format: ImageFormat?
+        var varies: Bool
+        var key: String
+    }
+
+    func imageJob(for request: HTTPRequest) throws -> ImageJob {
+        let path = try ImagePath(parsing: Substring(request.target))
+        guard signer.accepts(signature: path.signature, for: path.signedPart) else {
+            throw ServeFailure(
+                403,
+                settings.signingKeys.isEmpty
+                    ? "no signing keys are set: the signature must be unsafe"
+                    : "bad signature")
+        }
+        let options = try ImageOptions(parsing: path.options, maxOutputSide: settings.maxOutputSide)
+        try policy.check(path.url, source: path.source)
+        var format: ImageFormat?
+        switch options.format {
+        case .format(let named): format = named
+        case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
+        case nil: format = nil
+        }
+        let key = "\(options.canonical)|\(format?.rawValue ?? "-")|\(path.source)"
+        return ImageJob(url: path.url, options: options, format: format, varies: options.format == .auto, key: key)
+    }
+
+    private func render(_ job: ImageJob, for request: HTTPRequest) async -> HTTPResponse {
+        metrics.enter()
+        defer { metrics.leave() }
+        do {
+            let (image, shared) = try await inflight.value(for: job.key) { [self] in
+                let image = try await gate.withSlot {
+                    try await renderer.render(job.url, options: job.options, format: job.format)
+                }
+                results.store(image, for: job.key)
+                return image
+            }
+            if shared { metrics.recordCoalesced() }
+            return imageResponse(image, to: request, varies: job.varies, cache: image.sourceOrigin)
+        } catch let failure as ServeFailure {
+            if failure.status == 503 { metrics.recordShed() }
+            return HTTPResponse(failure: failure)
+        } catch {
+            return HTTPResponse(failure: ServeFailure(ImagoError.wrapping(error)))
+        }
+    }
+
+    /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag.
+    func imageResponse(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
+        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(settings.cacheMaxAge)")]
+        if varies { headers.append(("Vary", "Accept")) }
+        if let condition = request.ifNoneMatch, Self.matches(condition, etag: image.etag) {
+            return HTTPResponse(status: 304, headers: headers, cache: cache)
+        }
+        headers.insert(("Content-Type", image.contentType), at: 0)
+        return HTTPResponse(status: 200, headers: headers, body: image.body, cache: cache)
+    }
+
+    /// `If-None-Match` (a list, `*`, weak tags compared weakly as RFC 9110 says) against `etag`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    private func log(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
+        metrics.recordRequest(status: response.status, seconds: seconds)
+        guard let accessLog else { return }
+        let bytes = request.method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        accessLog(
+            AccessLogEntry(
+                time: request.time, method: request.method, path: request.target, status: response.status,
+                bytes: bytes, milliseconds: seconds * 1000, cache: response.cache))
+    }
+}
+
+/// Holds the daemon, set once after the server is initialised (the daemon's callbacks need the server).
+private final class DaemonBox: Sendable {
+    private let stored = Mutex<HTTPDaemon?>(nil)
+    var daemon: HTTPDaemon? { stored.withLock { $0 } }
+    func set(_ daemon: HTTPDaemon) { stored.withLock { $0 = daemon } }
+}

@@ -1,0 +1,30 @@
+import Imago
+
+/// A `HOST:PORT` to listen on: a numeric IPv4 address, `[IPv6]`, or `localhost` (127.0.0.1).
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The numeric address bound.
+    public var host: String
+    /// The port; 0 picks a free one.
+    public var port: Int
+
+    /// Parses `text`; errors name `path` (`serve.listen`, `--listen`).
+    public init(parsing text: String, path: String = "listen") throws {
+        let invalid = ConfigReader.error(path, "\"\(text)\" is not HOST:PORT (for example 127.0.0.1:8080)")
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { throw invalid }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            guard AddressClassifier.ipv6Bytes(host) != nil else { throw invalid }
+        } else if host == "localhost" {
+            host = "127.0.0.1"
+        } else {
+            guard host.split(separator: ".").count == 4, AddressClassifier.ipv4Bytes(host) != nil else { throw invalid }
+        }
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// A finished image response: what the result cache keeps and identical requests share.
+public struct RenderedImage: Sendable {
+    /// The encoded image.
+    public var body: Data
+    /// Its MIME type.
+    public var contentType: String
+    /// A strong entity tag derived from the bytes: it changes when they change.
+    public var etag: String
+    /// Where the source came from (`memory`, `disk`, `network`), for the access log.
+    public var sourceOrigin: String
+}
+
+/// Finished responses in memory, least recently used evicted first, bounded by their bytes.
+final class ResultCache: Sendable {
+    private struct Entry {
+        var image: RenderedImage
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    /// Most bytes kept (bodies plus a small per-entry overhead).
+    let capacity: Int
+    private let state = Mutex(State())
+    private static let overhead = 256
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The response kept for `key`, marked as just used.
+    func image(for key: String) -> RenderedImage? {
+        guard capacity > 0 else { return nil }
+        return state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.lastUse = state.clock
+            state.entries[key] = entry
+            return entry.image
+        }
+    }
+
+    /// Keeps `image` for `key`, evicting the least recently used until it fits; one larger than the whole cache
+    /// is not kept.
+    func store(_ image: RenderedImage, for key: String) {
+        let cost = image.body.count + key.utf8.count + Self.overhead
+        guard cost <= capacity else { return }
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) {
+                state.bytes -= old.image.body.count + key.utf8.count + Self.overhead
+            }
+            while state.bytes + cost > capacity,
+                let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                state.entries.removeValue(forKey: victim.key)
+                state.bytes -= victim.value.image.body.count + victim.key.utf8.count + Self.overhead
+            }
+            state.clock += 1
+            state.entries[key] = Entry(image: image, lastUse: state.clock)
+            state.bytes += cost
+        }
+    }
+
+    /// Bytes kept now.
+    var bytes: Int { state.withLock { $0.bytes } }
+    /// Entries kept now.
+    var count: Int { state.withLock { $0.entries.count } }
+}

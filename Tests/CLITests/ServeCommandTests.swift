@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `imago serve` as a process: the ready line, the access log, draining on SIGTERM/SIGINT, exit statuses.
+@Suite struct ServeCommandTests {
+    /// A configuration file allowing the loopback origin, with `serve` keys added.
+    func config(_ fixtures: Fixtures, origin: LoopbackServer, _ extra: String = "") throws -> String {
+        let path = fixtures.path("serve.json")
+        let prefix = origin.url("")
+        let json = """
+            {"dataCache": null, "serve": {"allowedSources": ["\(prefix)"], "allowPrivateAddresses": true\(extra)}}
+            """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func imagePath(_ origin: LoopbackServer, _ name: String, options: String = "w=8") -> String {
+        let source = origin.url(name).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        return "/unsafe/\(options)/plain/\(source)"
+    }
+
+    @Test func printsTheReadyLineAndOneAccessLogLinePerRequest() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "a.png", width: 32, height: 16)
+        let origin = try LoopbackServer(serving: fixtures.folder)
+        let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--config", try config(fixtures, origin: origin)])
+        #expect(serve.readyLine == "imago serve: listening on http://127.0.0.1:\(serve.port)")
+        #expect(serve.port > 0)
+        let image = try serve.get(imagePath(origin, "a.png"))
+        #expect(image.status == 200)
+        #expect(try serve.get("/health").status == 200)
+        #expect(try serve.get("/unsafe/nope").status == 400)
+        serve.send(SIGTERM)
+        #expect(serve.waitForExit(timeout: 20) == 0)
+        let lines = serve.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let entries = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(entries.map { $0?["status"] as? Int } == [200, 200, 400])
+        #expect(entries.map { $0?["cache"] as? String } == ["network", "none", "none"])
+        #expect(entries[0]?["bytes"] as? Int == image.body.count)
+        #expect(entries[0]?["path"] as? String == imagePath(origin, "a.png"))
+        for entry in entries {
+            #expect(Set(entry?.keys.map { $0 } ?? []) == ["time", "method", "path", "status", "bytes", "ms", "cache"])
+        }
+    }
+
+    @Test func quietWritesNoAccessLog() throws {
+        let fixtures = try Fixtures()
+        let origin = try LoopbackServer(serving: fixtures.folder)
+        let serve = try ServeProcess([
+            "--listen", "127.0.0.1:0", "--quiet", "--config", config(fixtures, origin: origin),
+        ])
+        #expect(try serve.get("/health").status == 200)
+        serve.send(SIGINT)
+        #expect(serve.waitForExit(timeout: 20) == 0)
+        #expect(serve.stdout.isEmpty)
+    }
+
+    @Test func sigtermLetsRequestsInFlightFinishThenExits0() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "a.png", width: 32, height: 16)
+        let origin = try LoopbackServer(serving: fixtures.folder)  // /slow/NAME answers after 3 s
+        let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--config", config(fixtures, origin: origin)])
+        let path = imagePath(origin, "slow/a.png")
+        let port = serve.port
+        let result = Mutex<(Int, Data)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            result.withLock { $0 = try? HTTPGet.get(port: port, path: path) }
+            done.signal()
+        }
+        usleep(800_000)
+        let signalled = Date()
+        serve.send(SIGTERM)
+        usleep(300_000)
+        #expect(!HTTPGet.accepts(port: port), "still accepting after SIGTERM")
+        done.wait()
+        #expect(result.withLock { $0?.0 } == 200)
+        #expect(serve.waitForExit(timeout: 20) == 0)
+        #expect(Date().timeIntervalSince(signalled) < 9)
+        #expect(serve.stdout.contains("\"status\":200"))
+    }
+
+    @Test func requestsOverTheGraceAreAnswered503AndTheExitIsStill0() throws {
+        let fixtures = try Fixtures()
+        try fixtures.redOverBluePNG(name: "a.png")
+        let origin = try LoopbackServer(serving: fixtures.folder)
+        let file = try config(fixtures, origin: origin, #", "shutdownGrace": 0.5"#)
+        let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--config", file])
+        let path = imagePath(origin, "slow/a.png")
+        let port = serve.port
+        let result = Mutex<(Int, Data)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            result.withLock { $0 = try? HTTPGet.get(port: port, path: path) }
+            done.signal()
+        }
+        usleep(500_000)
+        serve.send(SIGTERM)
+        done.wait()
+        #expect(result.withLock { $0?.0 } == 503)
+        #expect(serve.waitForExit(timeout: 10) == 0)
+    }
+
+    @Test func aBadConfigurationExits1NamingTheKey() throws {
+        let fixtures = try Fixtures()
+        let file = fixtures.path("bad.json")
+        try Data(#"{"serve": {"maxSourceBytes": "lots"}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try ImagoTool.run(["serve", "--config", file, "--listen", "127.0.0.1:0"], timeout: 30)
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(result.stderr.contains("serve.maxSourceBytes"))
+        let listen = try ImagoTool.run(["serve", "--listen", "localhost"], timeout: 30)
+        #expect(listen.status == 1 && listen.stderr.contains("--listen"))
+    }
+
+    @Test func aPortInUseExits1() throws {
+        let fixtures = try Fixtures()
+        let origin = try LoopbackServer(serving: fixtures.folder)
+        let first = try ServeProcess(["--listen", "127.0.0.1:0", "--config", config(fixtures, origin: origin)])
+        let second = try ImagoTool.run(["serve", "--listen", "127.0.0.1:\(first.port)"], timeout: 30)
+        #expect(second.status == 1)
+        #expect(second.errorLines.count == 1)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port)"))
+        first.send(SIGTERM)
+        #expect(first.waitForExit(timeout: 20) == 0)
+    }
+
+    @Test func theDefaultConfigurationHasEveryServeKey() throws {
+        let result = try ImagoTool.run(["config", "--print-default"])
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let serve = try #require(json?["serve"] as? [String: Any])
+        #expect(
+            Set(serve.keys) == [
+                "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
+                "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
+                "resultCacheBytes", "autoFormats", "shutdownGrace",
+            ])
+        #expect(serve["listen"] as? String == "127.0.0.1:8080")
+        #expect(serve["autoFormats"] as? [String] == ["avif", "webp", "jpeg"])
+        // The printed configuration is read back by `serve` and by `load`.
+        let fixtures = try Fixtures()
+        let file = fixtures.path("default.json")
+        try Data(result.stdout.utf8).write(to: URL(fileURLWithPath: file))
+        let image = try fixtures.redOverBluePNG()
+        let load = try ImagoTool.run(["load", "--config", file, "--no-cache", image])
+        #expect(load.status == 0, "\(load.stderr)")
+        let serveProcess = try ServeProcess(["--listen", "127.0.0.1:0", "--config", file, "--quiet"])
+        #expect(try serveProcess.get("/health").status == 200)
+    }
+}

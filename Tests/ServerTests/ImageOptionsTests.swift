@@ -1,0 +1,59 @@
+import Testing
+
+@testable import ImagoServer
+
+@Suite struct ImageOptionsTests {
+    func parse(_ text: String, maxOutputSide: Int = 8192) throws -> ImageOptions {
+        try ImageOptions(parsing: Substring(text), maxOutputSide: maxOutputSide)
+    }
+
+    func failure(_ text: String) -> ServeFailure? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error as? ServeFailure
+        }
+    }
+
+    @Test func readsEveryOptionInAnyOrder() throws {
+        let options = try parse("q=70,f=webp,frame=2,dpr=2,enlarge=1,fit=cover,h=100,w=200")
+        #expect(options.width == 200 && options.height == 100)
+        #expect(options.outputWidth == 400 && options.outputHeight == 200)
+        #expect(options.fit == .cover && options.enlarge && options.dpr == 2)
+        #expect(options.format == .format(.webp) && options.quality == 70 && options.frame == 2)
+        #expect(try parse("-") == ImageOptions())
+        #expect(try parse("f=auto").format == .auto)
+    }
+
+    @Test func canonicalFormIgnoresOrderAndDefaults() throws {
+        #expect(try parse("w=10,h=20").canonical == parse("h=20,w=10,fit=contain,enlarge=0").canonical)
+        #expect(try parse("w=20").canonical == parse("w=10,dpr=2").canonical)
+        #expect(try parse("w=10").canonical != parse("w=10,f=png").canonical)
+        #expect(try parse("-").canonical == "w=-,h=-,fit=contain,enlarge=0,f=-,q=-,frame=-")
+    }
+
+    @Test func refusesBadItemsNamingThem() {
+        let cases = [
+            "", "w", "w=", "=5", "w=0", "w=-1", "w=1.5", "w=+3", "w= 3", "w=0x10", "w=99999999999", "h=8193",
+            "w=4097,dpr=2", "fit=stretch", "enlarge=yes", "dpr=0", "dpr=4.5", "dpr=1.", "dpr=.5", "dpr=nan",
+            "f=heic", "f=JPEG", "q=0", "q=101", "frame=-1", "frame=a", "x=1", "w=1,w=2", "w=1,", ",w=1", "w=1;h=2",
+        ]
+        for text in cases {
+            let failure = failure(text)
+            #expect(failure?.status == 400, "\(text.debugDescription)")
+        }
+        #expect(failure("fit=stretch")?.reason.contains("fit=stretch") == true)
+        #expect(failure("x=1")?.reason.contains("x=1") == true)
+        #expect(failure("w=5000,dpr=2")?.reason.contains("8192") == true)
+        // Echoed items stay printable and short.
+        let echoed = failure("k\u{0}\r\n" + String(repeating: "z", count: 500) + "=1")?.reason ?? ""
+        #expect(!echoed.contains("\r") && !echoed.contains("\n") && echoed.count < 200)
+    }
+
+    @Test func maxOutputSideBoundsSidesAfterDPR() throws {
+        #expect(try parse("w=100", maxOutputSide: 100).outputWidth == 100)
+        #expect(throws: ServeFailure.self) { try parse("w=101", maxOutputSide: 100) }
+        #expect(throws: ServeFailure.self) { try parse("h=60,dpr=2", maxOutputSide: 100) }
+    }
+}
