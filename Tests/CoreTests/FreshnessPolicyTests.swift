@@ -54,6 +54,7 @@ import Testing
         env.transport.serve(
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(), metadata: TransportMetadata(statusCode: 200)))
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         let stored = try #require(env.dataCache.peek(env.request("/a").dataCacheKey))
         let lifetime = try #require(stored.metadata.expires).timeIntervalSince(stored.metadata.storedAt)
         #expect(abs(lifetime - 604_800) < 1)
@@ -70,7 +71,9 @@ import Testing
         registry.register(FakeDecoder())
         let cache = ShortLivedDataCache()
         registry.dataCache = cache
-        _ = try await ImageLoader(registry: registry).image(for: ImageRequest(url: URL(string: "fake://h/a")!))
+        let loader = ImageLoader(registry: registry)
+        _ = try await loader.image(for: ImageRequest(url: URL(string: "fake://h/a")!))
+        await loader.waitForPendingWrites()
         let stored = try #require(cache.base.peek(ImageRequest(url: URL(string: "fake://h/a")!).dataCacheKey))
         let lifetime = try #require(stored.metadata.expires).timeIntervalSince(stored.metadata.storedAt)
         #expect(abs(lifetime - 30) < 1)
@@ -89,12 +92,17 @@ import Testing
                 metadata: TransportMetadata(statusCode: 200, etag: "\"v1\"", cacheControl: "no-cache"),
                 notModifiedFor: "\"v1\""))
         _ = try await env.loader.image(for: env.request("/nostore"))
+        await env.loader.waitForPendingWrites()
         _ = try await env.loader.image(for: env.request("/nostore"))
+        await env.loader.waitForPendingWrites()
         #expect(env.dataCache.peek(env.request("/nostore").dataCacheKey) == nil)
 
         _ = try await env.loader.image(for: env.request("/nocache"))
+        await env.loader.waitForPendingWrites()
         let second = try await env.loader.image(for: env.request("/nocache"))
+        await env.loader.waitForPendingWrites()
         let third = try await env.loader.image(for: env.request("/nocache"))
+        await env.loader.waitForPendingWrites()
         #expect(second.origin == .disk && third.origin == .disk)
         let conditional = env.transport.requests.filter { $0.url.path == "/nocache" }.map(\.ifNoneMatch)
         #expect(conditional == [nil, "\"v1\"", "\"v1\""])

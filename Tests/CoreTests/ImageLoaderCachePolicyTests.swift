@@ -8,7 +8,9 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         let reloaded = try await env.loader.image(for: env.request("/a", policy: .reload))
+        await env.loader.waitForPendingWrites()
         #expect(reloaded.origin == .network)
         #expect(env.transport.callCount == 2)
         #expect(env.imageCache.storeCount == 2)
@@ -19,7 +21,9 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a", policy: .none))
+        await env.loader.waitForPendingWrites()
         _ = try await env.loader.image(for: env.request("/a", policy: .none))
+        await env.loader.waitForPendingWrites()
         #expect(env.transport.callCount == 2)
         #expect(env.imageCache.storeCount == 0)
         #expect(env.dataCache.storeCount == 0)
@@ -29,10 +33,12 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a", policy: [.readMemory, .readDisk]))
+        await env.loader.waitForPendingWrites()
         #expect(env.imageCache.storeCount == 0)
         #expect(env.dataCache.storeCount == 0)
         env.dataCache.put(DataCacheEntry(data: FakeDecoder.encode(width: 7)), for: env.request("/a").dataCacheKey)
         let fromDisk = try await env.loader.image(for: env.request("/a", policy: [.readDisk]))
+        await env.loader.waitForPendingWrites()
         #expect(fromDisk.origin == .disk)
         #expect(fromDisk.image.width == 7)
     }
@@ -42,10 +48,12 @@ import Testing
         env.transport.serve("/a", data: FakeDecoder.encode())
         env.dataCache.put(DataCacheEntry(data: FakeDecoder.encode(width: 7)), for: env.request("/a").dataCacheKey)
         let response = try await env.loader.image(for: env.request("/a", policy: [.readMemory, .writeMemory]))
+        await env.loader.waitForPendingWrites()
         #expect(response.origin == .network)
         #expect(response.image.width == 4)
         #expect(env.imageCache.storeCount == 1)
         let again = try await env.loader.image(for: env.request("/a", policy: [.readMemory, .writeMemory]))
+        await env.loader.waitForPendingWrites()
         #expect(again.origin == .memory)
     }
 
@@ -56,6 +64,7 @@ import Testing
             DataCacheEntry(data: FakeDecoder.encode(), metadata: CacheMetadata(etag: "\"v1\"", expires: Date() + 3600)),
             for: key)
         let response = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(response.origin == .disk)
         #expect(response.attempts == 0)
         #expect(env.transport.callCount == 0)
@@ -74,6 +83,7 @@ import Testing
         env.transport.serve(
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(width: 1), notModifiedFor: "\"v1\""))
         let response = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(response.origin == .disk)
         #expect(response.attempts == 1)
         #expect(response.image.width == 9)
@@ -99,6 +109,7 @@ import Testing
                 metadata: TransportMetadata(statusCode: 200, etag: "\"v2\"", cacheControl: "max-age=60"),
                 notModifiedFor: "\"v0\""))
         let response = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(response.origin == .network)
         #expect(response.image.width == 2)
         let stored = try #require(env.dataCache.peek(key))
@@ -114,6 +125,7 @@ import Testing
                 data: FakeDecoder.encode(),
                 metadata: TransportMetadata(statusCode: 200, cacheControl: "private, no-store")))
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(env.dataCache.storeCount == 0)
         #expect(env.imageCache.storeCount == 1)
     }
@@ -125,6 +137,7 @@ import Testing
         env.registry.register(local)
         let loader = ImageLoader(registry: env.registry)
         _ = try await loader.image(for: ImageRequest(url: URL(string: "local://host/a")!))
+        await loader.waitForPendingWrites()
         #expect(local.callCount == 1)
         #expect(env.dataCache.storeCount == 0)
         #expect(env.imageCache.storeCount == 1)

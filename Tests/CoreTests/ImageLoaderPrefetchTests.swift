@@ -10,6 +10,7 @@ import Testing
         let handle = env.loader.prefetch(["/a", "/b", "/c"].map { env.request($0, priority: .high) })
         #expect(handle.count == 3)
         #expect(await handle.wait() == 3)
+        await env.loader.waitForPendingWrites()
         #expect(env.imageCache.storeCount == 3)
         #expect(env.dataCache.storeCount == 3)
         let later = try await env.loader.image(for: env.request("/b"))

@@ -9,6 +9,7 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode(width: 4, height: 3))
         let response = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(response.origin == .network)
         #expect(response.attempts == 1)
         #expect(response.image.width == 4 && response.image.height == 3)
@@ -22,7 +23,9 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         let second = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(second.origin == .memory)
         #expect(second.attempts == 0)
         #expect(env.transport.callCount == 1)
@@ -34,8 +37,10 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         env.imageCache.removeAll()
         let second = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(second.origin == .disk)
         #expect(env.transport.callCount == 1)
         #expect(env.decoder.decodeCount == 2)
@@ -73,6 +78,7 @@ import Testing
         var request = env.request("/rotated")
         request.scale = 2
         let response = try await env.loader.image(for: request)
+        await env.loader.waitForPendingWrites()
         #expect(response.image.width == 2 && response.image.height == 4)
         #expect(response.image.orientation == .up)
         #expect(response.image.scale == 2)
@@ -81,6 +87,7 @@ import Testing
         var stored = env.request("/rotated")
         stored.appliesOrientation = false
         let kept = try await env.loader.image(for: stored)
+        await env.loader.waitForPendingWrites()
         #expect(kept.image.width == 4 && kept.image.orientation == .right)
     }
 
@@ -90,6 +97,7 @@ import Testing
         var request = env.request("/a")
         request.decodeOptions.targetSize = PixelSize(width: 2, height: 2)
         _ = try await env.loader.image(for: request)
+        await env.loader.waitForPendingWrites()
         #expect(env.decoder.options.first?.targetSize == PixelSize(width: 2, height: 2))
     }
 
@@ -99,6 +107,7 @@ import Testing
         var request = env.request("/a")
         request.processors = [ResizeProcessor(width: 10, height: 4)]
         let response = try await env.loader.image(for: request)
+        await env.loader.waitForPendingWrites()
         #expect(env.decoder.options.first?.targetSize == PixelSize(width: 10, height: 10))
         #expect(env.decoder.options.first?.contentMode == .fill)
         #expect(response.image.width == 8 && response.image.height == 4)
@@ -108,6 +117,7 @@ import Testing
         explicit.processors = [ResizeProcessor(width: 10, height: 4)]
         explicit.decodeOptions.targetSize = PixelSize(width: 30, height: 30)
         _ = try await env.loader.image(for: explicit)
+        await env.loader.waitForPendingWrites()
         #expect(env.decoder.options.last?.targetSize == PixelSize(width: 30, height: 30))
     }
 
@@ -139,10 +149,12 @@ import Testing
         let env = FakeEnvironment()
         env.transport.serve("/a", data: FakeDecoder.encode())
         _ = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         await env.loader.removeAllCaches()
         #expect(env.loader.cachedImage(for: env.request("/a")) == nil)
         #expect(env.dataCache.peek(env.request("/a").dataCacheKey) == nil)
         let again = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
         #expect(again.origin == .network)
     }
 }

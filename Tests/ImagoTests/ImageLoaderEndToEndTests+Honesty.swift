@@ -61,6 +61,7 @@ extension ImageLoaderEndToEndTests {
         let loader = makeCurlLoader(cacheFolder: "curl")
         let request = ImageRequest(url: server.url("/img/a.png?key=curl-kept"))
         #expect(try await loader.image(for: request).origin == .network)
+        await loader.waitForPendingWrites()
         #expect(try await loader.image(for: request).origin == .disk)
         #expect(try await server.count("curl-kept") == 1)
         let error = await #expect(throws: ImagoError.self) {

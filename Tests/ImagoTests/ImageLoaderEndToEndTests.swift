@@ -98,6 +98,7 @@ import Testing
         let request = ImageRequest(url: server.url("/img/a.png?etag=%22v1%22&cc=no-cache&key=reval"))
         let first = makeLoader(http: http, cacheFolder: "reval")
         #expect(try await first.image(for: request).origin == .network)
+        await first.waitForPendingWrites()
         #expect(try await first.image(for: request).origin == .memory)
         // A second loader: empty memory cache, warm disk cache with a stale entry that has an ETag.
         let second = makeLoader(http: http, cacheFolder: "reval")
@@ -110,7 +111,9 @@ import Testing
 
     @Test(arguments: httpTransports) func freshDiskEntryNeedsNoRequest(http: String) async throws {
         let request = ImageRequest(url: server.url("/img/a.png?cc=max-age%3D600&key=fresh"))
-        _ = try await makeLoader(http: http, cacheFolder: "fresh").image(for: request)
+        let first = makeLoader(http: http, cacheFolder: "fresh")
+        _ = try await first.image(for: request)
+        await first.waitForPendingWrites()
         let response = try await makeLoader(http: http, cacheFolder: "fresh").image(for: request)
         #expect(response.origin == .disk)
         #expect(response.attempts == 0)

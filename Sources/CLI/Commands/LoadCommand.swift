@@ -45,6 +45,8 @@ enum LoadCommand: Command {
         let work = Task { await runAll(job, options: options, concurrency: setup.concurrency) }
         let interrupt = Interrupt { work.cancel() }
         let summary = await work.value
+        // Cache writes run beside the decodes: the process must not exit while one is in flight.
+        await setup.loader.waitForPendingWrites()
         interrupt.stop()
         if interrupt.happened {
             AtomicFile.removeTemporaries()

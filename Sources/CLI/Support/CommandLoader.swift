@@ -33,9 +33,12 @@ struct CommandLoader: Sendable {
         let watch = CacheFailureWatch()
         do {
             let response = try await loader.image(for: request, listener: watch)
+            // The cache write runs beside the decode; its failure is known (and the command may exit) after it.
+            await loader.waitForPendingWrites()
             watch.warnOnce(command: "imago")
             return response
         } catch {
+            await loader.waitForPendingWrites()
             throw Self.named(error, source)
         }
     }
@@ -52,7 +55,9 @@ struct CommandLoader: Sendable {
     /// The bytes of `source`, as the loader fetches them.
     func data(_ source: String) async throws(ImagoError) -> Data {
         do {
-            return try await loader.data(for: try request(source))
+            let data = try await loader.data(for: try request(source))
+            await loader.waitForPendingWrites()
+            return data
         } catch {
             throw Self.named(error, source)
         }

@@ -65,7 +65,8 @@ extension ImageLoader {
     }
 
     /// The work shared by every request of one source: the data cache (fresh entries served, stale ones
-    /// revalidated), then the transport, then the data cache again with what the transport allows to keep.
+    /// revalidated), then the transport, then the data cache again with what the transport allows to keep. That
+    /// write runs beside the decode: the bytes are handed on without waiting for it (`waitForPendingWrites()`).
     func fetchBytes(_ request: ImageRequest, work: SharedWork<FetchedBytes>) async throws -> FetchedBytes {
         let start = ContinuousClock.now
         let sink = work.sink
@@ -99,7 +100,7 @@ extension ImageLoader {
             }
             if let policy {
                 let metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
-                await dataStage.store(DataCacheEntry(data: stale.data, metadata: metadata), for: request, sink: sink)
+                storeInBackground(DataCacheEntry(data: stale.data, metadata: metadata), for: request, work: work)
             }
             counters.diskHits.increment()
             sink(.dataCacheRevalidated(byteCount: stale.data.count))
@@ -112,9 +113,18 @@ extension ImageLoader {
         if let policy, let dataCache = plugins.dataCache,
             let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
         {
-            await dataStage.store(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, sink: sink)
+            storeInBackground(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, work: work)
         }
         return FetchedBytes(
             data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+    }
+
+    /// Writes `entry` to the data cache without holding up the fetch. Its event goes to the loads waiting for the
+    /// fetch now, which may have finished by the time the write ends.
+    private func storeInBackground(_ entry: DataCacheEntry, for request: ImageRequest, work: SharedWork<FetchedBytes>) {
+        guard request.cachePolicy.contains(.writeDisk), plugins.dataCache != nil else { return }
+        let sink = work.sinkOutlivingTheWork
+        let stage = dataStage
+        pendingWrites.start { await stage.store(entry, for: request, sink: sink) }
     }
 }

@@ -38,6 +38,8 @@ public final class ImageLoader: Sendable {
     /// Progressive previews: chunk taps on fetches, and the callers waiting for previews (ImageLoader+Previews).
     let chunkTaps = ChunkTaps()
     let previewHub = PreviewHub()
+    /// Data-cache writes running beside the decode (`waitForPendingWrites()`).
+    let pendingWrites = PendingCacheWrites()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
@@ -140,6 +142,15 @@ public final class ImageLoader: Sendable {
     /// The image the memory cache holds for `request`, if any.
     public func cachedImage(for request: ImageRequest) -> DecodedImage? {
         plugins.imageCache?.image(for: request.imageCacheKey)
+    }
+
+    /// Returns when every data-cache write the loader started has ended (stored or failed, its event sent).
+    ///
+    /// A fetch hands its bytes on without waiting for its own cache write, so a load may finish, and a second load
+    /// of the same source may miss the data cache, while the write is in flight. Call this before exiting or
+    /// before reading the cache in a test.
+    public func waitForPendingWrites() async {
+        await pendingWrites.waitUntilIdle()
     }
 
     /// Empties the memory cache and the disk cache.

@@ -86,7 +86,16 @@ final class SharedWork<Value: Sendable>: PrioritySource {
     }
 
     /// The sink that reaches every waiter, for the stages the work runs.
-    var sink: LoadEventSink { LoadEventSink { kind in self.emit(kind) } }
+    var sink: LoadEventSink {
+        LoadEventSink(pinning: { self.sinkOutlivingTheWork }, deliver: { kind in self.emit(kind) })
+    }
+
+    /// A sink that reaches the waiters there are now, even after the work has ended (they are no longer
+    /// waiting then): for events of work it started in the background, such as its cache write.
+    var sinkOutlivingTheWork: LoadEventSink {
+        let sinks = state.withLock { $0.waiters.values.compactMap(\.sink) }.map(\.pinned)
+        return LoadEventSink { kind in for sink in sinks { sink(kind) } }
+    }
 
     private func finish(_ result: Result<Value, any Error>) {
         let (waiters, wasDone) = state.withLock { state in

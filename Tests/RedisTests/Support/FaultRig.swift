@@ -57,6 +57,8 @@ final class FaultRig: Sendable {
             ])
         let start = ContinuousClock.now
         let response = try await loader.image(for: ImageRequest(url: origin.url(name)))
+        // The write runs beside the decode: its events and the next load's disk hit come after it.
+        await loader.waitForPendingWrites()
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         #expect(response.image.raster == rasters[name], "\(name) has other pixels")

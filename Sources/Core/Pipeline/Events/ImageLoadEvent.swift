@@ -3,6 +3,11 @@
 /// Events arrive in order for each load: `started`, then the caches and stages it went through, then exactly
 /// one of `finished`, `failed` or `cancelled`. Work shared by identical requests in flight (a fetch, a decode) is
 /// reported to every load that waits for it, each under its own `loadID` and `request`.
+///
+/// One exception to the order: the data-cache write (`cacheWritten(.data)` or `cacheWriteFailed(.data, _)`) runs
+/// beside the decode, so its event comes after the fetch's events but anywhere from there on, and may come after
+/// `finished`. It goes to every load that waited for that fetch; `ImageLoader.waitForPendingWrites()` returns once
+/// it has been sent.
 public struct ImageLoadEvent: Sendable {
     /// Which load: one number per call to `ImageLoader.image(for:)`, so concurrent loads of one request can be
     /// told apart.

@@ -1,6 +1,19 @@
 /// Where a stage sends the events of the work it does: one load's listeners, or every load sharing that work.
 struct LoadEventSink: Sendable {
     let deliver: @Sendable (ImageLoadEvent.Kind) -> Void
+    /// For a sink that reaches whoever waits at the time of the event (shared work): one that reaches those
+    /// waiting now, even after they stopped waiting. `nil` when the sink already always reaches the same loads.
+    let pinning: (@Sendable () -> LoadEventSink)?
+
+    init(
+        pinning: (@Sendable () -> LoadEventSink)? = nil, deliver: @escaping @Sendable (ImageLoadEvent.Kind) -> Void
+    ) {
+        self.deliver = deliver
+        self.pinning = pinning
+    }
+
+    /// A sink that reaches the loads this one reaches now, for events sent after the work has ended.
+    var pinned: LoadEventSink { pinning?() ?? self }
 
     /// Sends `kind`.
     func callAsFunction(_ kind: ImageLoadEvent.Kind) { deliver(kind) }
