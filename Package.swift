@@ -69,8 +69,8 @@ var targets: [Target] =
             name: "ImagoBenchmarks",
             dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
             path: "Sources/Benchmarks"),
-        // Test helpers shared by the test targets (loopback server, corpus location); Foundation only, no product.
-        .target(name: "ImagoTestSupport", path: "Tests/Support"),
+        // Test helpers shared by the test targets (loopback server, corpus location, bundled fixtures); no product.
+        .target(name: "ImagoTestSupport", dependencies: ["ImagoCore"], path: "Tests/Support"),
         .testTarget(name: "CoreTests", dependencies: ["ImagoCore"]),
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),

@@ -15,7 +15,7 @@ final class ImageFolderServer: Sendable {
     private let server: PythonLoopbackServer
 
     init(folder: URL) throws {
-        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
+        server = try PythonLoopbackServer(httpScript: Self.script, arguments: [folder.path])
     }
 
     func stop() { server.stop() }
@@ -30,7 +30,6 @@ final class ImageFolderServer: Sendable {
 
     static let script = #"""
         import os, sys, threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 
         root = sys.argv[1]
@@ -38,39 +37,26 @@ final class ImageFolderServer: Sendable {
         lock = threading.Lock()
 
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def send(self, status, body, headers):
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
+        class Handler(LoopbackHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 query = {k: v[-1] for k, v in parse_qs(url.query).items()}
                 if url.path == "/count":
                     with lock:
                         n = counts.get(query.get("key", ""), 0)
-                    return self.send(200, str(n).encode(), {})
+                    return self.reply(200, str(n).encode(), {})
                 key = query.get("key", url.path)
                 with lock:
                     counts[key] = counts.get(key, 0) + 1
                     n = counts[key]
                 if n <= int(query.get("fail", "0")):
-                    return self.send(503, b"busy", {"Retry-After": "0"})
+                    return self.reply(503, b"busy", {"Retry-After": "0"})
                 etag = query.get("etag")
                 if etag and self.headers.get("If-None-Match") == etag:
-                    return self.send(304, b"", {"ETag": etag, "Cache-Control": query.get("cc", "no-cache")})
+                    return self.reply(304, b"", {"ETag": etag, "Cache-Control": query.get("cc", "no-cache")})
                 path = os.path.join(root, os.path.basename(url.path))
                 if not os.path.isfile(path):
-                    return self.send(404, b"not found", {})
+                    return self.reply(404, b"not found", {})
                 with open(path, "rb") as f:
                     body = f.read()
                 headers = {"Content-Type": "application/octet-stream"}
@@ -78,17 +64,9 @@ final class ImageFolderServer: Sendable {
                     headers["ETag"] = etag
                 if "cc" in query:
                     headers["Cache-Control"] = query["cc"]
-                self.send(200, body, headers)
+                self.reply(200, body, headers)
 
 
-        class Server(ThreadingHTTPServer):
-            request_queue_size = 128
-            daemon_threads = True
-
-
-        server = Server(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        sys.stdin.read()
+        serve(Handler)
         """#
 }

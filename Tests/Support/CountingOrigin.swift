@@ -16,7 +16,7 @@ public final class CountingOrigin: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-origin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: folder.appendingPathComponent(name)) }
-        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
+        server = try PythonLoopbackServer(httpScript: Self.script, arguments: [folder.path])
     }
 
     deinit {
@@ -35,21 +35,13 @@ public final class CountingOrigin: Sendable {
 
     private static let script = #"""
         import os, sys, threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
         root = sys.argv[1]
         counts = {}
         lock = threading.Lock()
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args):
-                pass
+        class Handler(LoopbackHandler):
             def send(self, status, body, kind):
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.reply(status, body, {"Content-Type": kind})
             def do_GET(self):
                 url = urlparse(self.path)
                 if url.path == "/count":
@@ -65,12 +57,7 @@ public final class CountingOrigin: Sendable {
                 with open(file, "rb") as f:
                     body = f.read()
                 self.send(200, body, "image/png")
-        class Server(ThreadingHTTPServer):
-            request_queue_size = 128
-            daemon_threads = True
-        server = Server(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
-        server.serve_forever()
+        serve(Handler)
         """#
 }
 

@@ -56,6 +56,47 @@ public final class PythonLoopbackServer: @unchecked Sendable {  // `Process` is 
         self.port = port
     }
 
+    /// Starts an HTTP server script, run after `httpPrelude`, with `arguments` (its `sys.argv[1...]`).
+    public convenience init(httpScript script: String, arguments: [String] = []) throws {
+        try self.init(script: Self.httpPrelude + script, arguments: arguments)
+    }
+
+    /// What the HTTP test servers share, defined ahead of their script: `LoopbackHandler` (HTTP/1.1, no request
+    /// log, `reply(status, body, headers)` with a `Content-Length`) and `serve(handler)`, which binds 127.0.0.1 on a
+    /// free port with a deep listen backlog (http.server's 5 refuses connections under load), prints the port and
+    /// serves on threads.
+    public static let httpPrelude = #"""
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+        class LoopbackHandler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def reply(self, status, body, headers=None):
+                self.send_response(status)
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+
+        class LoopbackHTTPServer(ThreadingHTTPServer):
+            request_queue_size = 128
+            daemon_threads = True
+
+
+        def serve(handler):
+            server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+
+
+        """#
+
     deinit { stop() }
 
     /// `http://127.0.0.1:PORT`.

@@ -11,7 +11,7 @@ public final class TricklingServer: Sendable {
 
     /// Serves `folder` on 127.0.0.1.
     public init(folder: URL) throws {
-        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
+        server = try PythonLoopbackServer(httpScript: Self.script, arguments: [folder.path])
     }
 
     /// Stops the server.
@@ -39,7 +39,6 @@ public final class TricklingServer: Sendable {
 
     static let script = #"""
         import os, sys, threading, time
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 
         root = sys.argv[1]
@@ -47,12 +46,7 @@ public final class TricklingServer: Sendable {
         lock = threading.Lock()
 
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(LoopbackHandler):
             def do_GET(self):
                 url = urlparse(self.path)
                 query = {k: v[-1] for k, v in parse_qs(url.query).items()}
@@ -97,20 +91,7 @@ public final class TricklingServer: Sendable {
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-            def reply(self, status, body):
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
 
-
-        class Server(ThreadingHTTPServer):
-            request_queue_size = 128
-            daemon_threads = True
-
-
-        server = Server(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
-        server.serve_forever()
+        serve(Handler)
         """#
 }

@@ -10,6 +10,22 @@ extension ImageLoader {
     ) async throws -> ImageResponse {
         let start = ContinuousClock.now
         sink(.started)
+        return try await respond(to: request, since: start, sink: sink) {
+            let loaded = try await imageTasks.value(for: ImageWorkKey(request), priority: priority, sink: sink) {
+                work in try await self.loadImage(request, work: work)
+            }
+            // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
+            PixelMemoryBudget.keepIfHolding(loaded.reservation)
+            return loaded
+        }
+    }
+
+    /// The end of every load, with or without previews: the memory cache, else `shared` (the work shared by
+    /// identical requests); then `.finished`, or the error (typed) with `.failed` or `.cancelled`.
+    func respond(
+        to request: ImageRequest, since start: ContinuousClock.Instant, sink: LoadEventSink?,
+        shared: () async throws -> LoadedImage
+    ) async throws -> ImageResponse {
         do {
             if let image = memoryStage.lookup(request, sink: sink) {
                 let response = ImageResponse(
@@ -19,11 +35,7 @@ extension ImageLoader {
                 return response
             }
             try Task.checkCancellation()
-            let loaded = try await imageTasks.value(for: ImageWorkKey(request), priority: priority, sink: sink) {
-                work in try await self.loadImage(request, work: work)
-            }
-            // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
-            PixelMemoryBudget.keepIfHolding(loaded.reservation)
+            let loaded = try await shared()
             let response = loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
             sink(.finished(response))
             return response

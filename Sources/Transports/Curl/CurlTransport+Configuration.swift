@@ -54,34 +54,31 @@ extension CurlTransport {
         /// Reads the settings of a configuration file; absent keys keep their defaults. A filter cannot be
         /// written in a file: set `connectionFilter` in code.
         public init(reading reader: ConfigReader) throws {
-            let defaults = Configuration()
+            // The settings shared with the URLSession transport are read (and checked) by its reader.
+            let common = try HTTPTransport.Configuration(reading: reader)
             self.init(
-                idleTimeout: try reader.double("idleTimeout", default: defaults.idleTimeout, in: 0.001...86_400),
-                totalDeadline: try reader.double("totalDeadline", default: defaults.totalDeadline, in: 0.001...86_400),
-                maxBytes: try reader.int("maxBytes", default: defaults.maxBytes, in: 1...Int.max),
-                maxRedirects: try reader.int("maxRedirects", default: defaults.maxRedirects, in: 0...100),
-                userAgent: try reader.string("userAgent") ?? defaults.userAgent,
-                headers: try reader.stringMap("headers"),
-                maxConnectionsPerHost: try reader.int(
-                    "maxConnectionsPerHost", default: defaults.maxConnectionsPerHost, in: 1...1024),
-                proxy: try reader.string("proxy"), caFile: try reader.string("caFile"))
+                idleTimeout: common.idleTimeout, totalDeadline: common.totalDeadline, maxBytes: common.maxBytes,
+                maxRedirects: common.maxRedirects, userAgent: common.userAgent, headers: common.headers,
+                maxConnectionsPerHost: common.maxConnectionsPerHost, proxy: try reader.string("proxy"),
+                caFile: try reader.string("caFile"))
             if proxy?.isEmpty == true { throw ConfigReader.error(reader.path(of: "proxy"), "empty proxy") }
             if caFile?.isEmpty == true { throw ConfigReader.error(reader.path(of: "caFile"), "empty path") }
         }
 
+        /// The settings shared with the URLSession transport.
+        var common: HTTPTransport.Configuration {
+            HTTPTransport.Configuration(
+                idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes, maxRedirects: maxRedirects,
+                userAgent: userAgent, headers: headers, maxConnectionsPerHost: maxConnectionsPerHost)
+        }
+
         /// Every setting with its value, as a configuration file spells it.
         public var settings: JSONValue {
-            .object([
-                "idleTimeout": .number(idleTimeout),
-                "totalDeadline": .number(totalDeadline),
-                "maxBytes": .number(Double(maxBytes)),
-                "maxRedirects": .number(Double(maxRedirects)),
-                "userAgent": .string(userAgent),
-                "headers": .object(headers.mapValues { .string($0) }),
-                "maxConnectionsPerHost": .number(Double(maxConnectionsPerHost)),
-                "proxy": proxy.map { .string($0) } ?? .null,
-                "caFile": caFile.map { .string($0) } ?? .null,
-            ])
+            .object(
+                common.fileSettings.merging([
+                    "proxy": proxy.map { .string($0) } ?? .null,
+                    "caFile": caFile.map { .string($0) } ?? .null,
+                ]) { _, own in own })
         }
     }
 }

@@ -50,8 +50,11 @@ extension HTTPTransport {
         }
 
         /// Every setting with its value, as a configuration file spells it.
-        public var settings: JSONValue {
-            .object([
+        public var settings: JSONValue { .object(fileSettings) }
+
+        /// The settings as a configuration file spells them; `CurlTransport.Configuration` adds its own to these.
+        var fileSettings: [String: JSONValue] {
+            [
                 "idleTimeout": .number(idleTimeout),
                 "totalDeadline": .number(totalDeadline),
                 "maxBytes": .number(Double(maxBytes)),
@@ -59,7 +62,7 @@ extension HTTPTransport {
                 "userAgent": .string(userAgent),
                 "headers": .object(headers.mapValues { .string($0) }),
                 "maxConnectionsPerHost": .number(Double(maxConnectionsPerHost)),
-            ])
+            ]
         }
     }
 }

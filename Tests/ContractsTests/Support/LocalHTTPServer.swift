@@ -15,16 +15,11 @@ final class LocalHTTPServer: Sendable {
     /// that goes on reading after its consumer left can be seen), and `/sent?name=NAME` says how many bytes of
     /// NAME have been sent.
     private static let script = """
-        import http.server, os, sys, threading, time
+        import os, sys, threading, time
         root = sys.argv[1]
         sent = {}
         lock = threading.Lock()
-        class Server(http.server.ThreadingHTTPServer):
-            request_queue_size = 128
-            daemon_threads = True
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
+        class Handler(LoopbackHandler):
             def do_GET(self):
                 path = self.path.split("?")[0]
                 if path == "/sent":
@@ -48,21 +43,14 @@ final class LocalHTTPServer: Sendable {
                         if slow: time.sleep(0.01)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
-            def reply(self, status, body):
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-        server = Server(("127.0.0.1", 0), Handler)
-        print(server.server_address[1], flush=True)
-        server.serve_forever()
+        serve(Handler)
         """
 
     /// Starts the server; it serves `folder` until `stop()`.
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try PythonLoopbackServer(script: Self.script, arguments: [folder.path])
+        server = try PythonLoopbackServer(httpScript: Self.script, arguments: [folder.path])
     }
 
     /// Writes `data` into the served folder and returns its URL.

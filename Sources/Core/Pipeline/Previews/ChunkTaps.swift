@@ -8,33 +8,17 @@ import Synchronization
 final class ChunkTaps: Sendable {
     typealias Tap = @Sendable (_ chunk: Data, _ offset: Int) -> Void
 
-    private struct State {
-        var taps: [FetchWorkKey: [Int: Tap]] = [:]
-        var nextID = 0
-    }
-    private let state = Mutex(State())
+    private let taps = KeyedCallbacks<FetchWorkKey, Tap>()
 
     /// Starts seeing the chunks of the fetches of `key`; returns the id to remove it with.
-    func add(_ key: FetchWorkKey, _ tap: @escaping Tap) -> Int {
-        state.withLock { state in
-            state.nextID += 1
-            state.taps[key, default: [:]][state.nextID] = tap
-            return state.nextID
-        }
-    }
+    func add(_ key: FetchWorkKey, _ tap: @escaping Tap) -> Int { taps.add(key, tap) }
 
-    func remove(_ key: FetchWorkKey, _ id: Int) {
-        state.withLock { state in
-            state.taps[key]?[id] = nil
-            if state.taps[key]?.isEmpty == true { state.taps[key] = nil }
-        }
-    }
+    func remove(_ key: FetchWorkKey, _ id: Int) { taps.remove(key, id) }
 
     /// What a fetch of `key` calls with each chunk.
     func feeder(for key: FetchWorkKey) -> Tap {
-        { [self] chunk, offset in
-            let taps = state.withLock { $0.taps[key].map { Array($0.values) } }
-            for tap in taps ?? [] { tap(chunk, offset) }
+        { [taps] chunk, offset in
+            for tap in taps.callbacks(for: key) { tap(chunk, offset) }
         }
     }
 }
@@ -43,37 +27,19 @@ final class ChunkTaps: Sendable {
 final class PreviewHub: Sendable {
     typealias Subscriber = @Sendable (ImageResponse) -> Void
 
-    private struct State {
-        var subscribers: [ImageWorkKey: [Int: Subscriber]] = [:]
-        var nextID = 0
-    }
-    private let state = Mutex(State())
+    private let subscribers = KeyedCallbacks<ImageWorkKey, Subscriber>()
     let previewsMade = Atomic<Int>(0)
     let incrementalFinals = Atomic<Int>(0)
     let liveSessions = Atomic<Int>(0)
 
-    func subscribe(_ key: ImageWorkKey, _ subscriber: @escaping Subscriber) -> Int {
-        state.withLock { state in
-            state.nextID += 1
-            state.subscribers[key, default: [:]][state.nextID] = subscriber
-            return state.nextID
-        }
-    }
+    func subscribe(_ key: ImageWorkKey, _ subscriber: @escaping Subscriber) -> Int { subscribers.add(key, subscriber) }
 
-    func unsubscribe(_ key: ImageWorkKey, _ id: Int) {
-        state.withLock { state in
-            state.subscribers[key]?[id] = nil
-            if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
-        }
-    }
+    func unsubscribe(_ key: ImageWorkKey, _ id: Int) { subscribers.remove(key, id) }
 
     /// Whether anyone still waits for previews of `key` (else the preview work renders none).
-    func hasSubscribers(_ key: ImageWorkKey) -> Bool {
-        state.withLock { $0.subscribers[key]?.isEmpty == false }
-    }
+    func hasSubscribers(_ key: ImageWorkKey) -> Bool { subscribers.contains(key) }
 
     func publish(_ key: ImageWorkKey, _ response: ImageResponse) {
-        let subscribers = state.withLock { $0.subscribers[key].map { Array($0.values) } }
-        for subscriber in subscribers ?? [] { subscriber(response) }
+        for subscriber in subscribers.callbacks(for: key) { subscriber(response) }
     }
 }

@@ -52,27 +52,10 @@ extension ImageLoader {
         let key = ImageWorkKey(request)
         let subscription = previewHub.subscribe(key, onPreview)
         defer { previewHub.unsubscribe(key, subscription) }
-        do {
-            if let image = memoryStage.lookup(request, sink: sink) {
-                let response = ImageResponse(
-                    image: image, request: request, origin: .memory, attempts: 0,
-                    metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))
-                sink(.finished(response))
-                return response
-            }
-            try Task.checkCancellation()
-            let loaded = try await imageTasks.value(
-                for: key, priority: PriorityBox(request.priority), sink: sink
-            ) { work in
+        return try await respond(to: request, since: start, sink: sink) {
+            try await imageTasks.value(for: key, priority: PriorityBox(request.priority), sink: sink) { work in
                 try await self.loadImageWithPreviews(request, policy: policy, work: work)
             }
-            let response = loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
-            sink(.finished(response))
-            return response
-        } catch {
-            let error = ImagoError.wrapping(error, source: request.sourceString)
-            sink(error.kind == .cancelled ? .cancelled : .failed(error))
-            throw error
         }
     }
 

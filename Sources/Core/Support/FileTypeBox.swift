@@ -1,12 +1,12 @@
 import Foundation
 
 /// The brands of an ISO-BMFF `ftyp` box, as far as the given bytes reach (32 when sniffing: the major brand and
-/// the first four compatible ones).
-struct FileTypeBox {
-    let major: String
-    let compatible: [String]
+/// the first four compatible ones). Shared by the AVIF and HEIF plugins, which decide between them on these brands.
+package struct FileTypeBox {
+    package let major: String
+    package let compatible: [String]
 
-    init?(_ data: Data) {
+    package init?(_ data: Data) {
         let bytes = [UInt8](data.prefix(256))
         guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return nil }
         let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
@@ -21,14 +21,7 @@ struct FileTypeBox {
         compatible = brands
     }
 
-    static let avifBrands: Set<String> = ["avif", "avis"]
-    static let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
-
-    /// An AVIF major brand, or an AVIF compatible brand under a major brand that is not HEVC (a HEIC that also
-    /// lists `avif` belongs to the HEIF decoder, which makes the same decision the other way round).
-    var isAVIF: Bool {
-        if Self.avifBrands.contains(major) { return true }
-        if Self.hevcBrands.contains(major) { return false }
-        return compatible.contains(where: Self.avifBrands.contains)
-    }
+    package static let avifBrands: Set<String> = ["avif", "avis"]
+    package static let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    package static let structuralBrands: Set<String> = ["mif1", "msf1", "miaf"]
 }
