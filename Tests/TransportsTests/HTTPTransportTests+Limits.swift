@@ -21,25 +21,29 @@ extension HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases) func idleTimeoutEndsABodyThatStalls(_ kind: HTTPTransportKind)
         async throws
     {
-        let transport = kind.make(.init(idleTimeout: 0.3))
-        let url = try loopback().url("/trickle?n=100&chunk=10&interval=2")
+        // The server sends one chunk, then stays silent for a minute: however late the watchdog runs on a busy
+        // machine, the second chunk cannot beat it. A generous timeout keeps the head and the first chunk (sent
+        // back to back) inside it even when the client is starved for a while.
+        let transport = kind.make(.init(idleTimeout: 1.5))
+        let url = try loopback().url("/trickle?n=100&chunk=10&interval=60")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
         #expect(recording.imagoError?.kind == .timedOut)
-        #expect(recording.imagoError?.reason == "timed out after 0.3 s waiting for data")
+        #expect(recording.imagoError?.reason == "timed out after 1.5 s waiting for data")
         #expect(recording.body == expectedBody(10))
     }
 
     @Test(arguments: HTTPTransportKind.allCases) func totalDeadlineEndsABodyThatKeepsTrickling(
         _ kind: HTTPTransportKind
     ) async throws {
-        // Every chunk comes well within the idle timeout, but the whole takes too long.
-        let transport = kind.make(.init(idleTimeout: 5, totalDeadline: 0.4))
-        let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.05")
+        // Every chunk comes well within the idle timeout (0.1 s against 10 s), but the whole takes 10 s: seven
+        // times the deadline, so only a deadline that works ends it early.
+        let transport = kind.make(.init(idleTimeout: 10, totalDeadline: 1.5))
+        let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.1")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
         #expect(recording.imagoError?.kind == .timedOut)
-        #expect(recording.imagoError?.reason == "timed out after 0.4 s (total deadline)")
+        #expect(recording.imagoError?.reason == "timed out after 1.5 s (total deadline)")
         #expect(recording.followsEventContract)
         #expect(recording.body.count < 1000)
     }
@@ -131,16 +135,21 @@ extension HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases) func timeoutsAcceptFractionalSecondsBelowOne(_ kind: HTTPTransportKind)
         async throws
     {
-        // URLSession on Linux would turn 0.5 s into 0 and fail at once; the transport must not.
-        let transport = kind.make(.init(idleTimeout: 0.5, totalDeadline: 0.9))
+        // URLSession on Linux would turn 0.9 s into 0 and fail at once; the transport must not. (Both just under
+        // a second, so a busy machine has most of a second for a 1000-byte loopback fetch.)
+        let transport = kind.make(.init(idleTimeout: 0.9, totalDeadline: 0.99))
         let url = try loopback().url("/bytes?n=1000&delay=0.1")
         let fetched = try await transport.fetchAll(TransportRequest(url: url))
         #expect(fetched.data == expectedBody(1000))
     }
 
-    /// Polls the server until it records the disconnect of `id` (at most about 5 s).
+    /// Polls the server until it records the disconnect of `id`, for at most 20 s of wall time.
+    ///
+    /// The trickles these tests cancel last 50 s or more, so a transfer that was not stopped is still running
+    /// (nothing recorded) when the wait gives up; 20 s leaves a loaded machine plenty of time to close the socket.
     private func waitForDisconnect(id: String, on server: LoopbackServer) async throws -> Bool {
-        for _ in 0..<100 {
+        let giveUp = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < giveUp {
             if let events = try await server.events(id: id) { return events["disconnected"] as? Bool ?? false }
             try await Task.sleep(for: .milliseconds(50))
         }
