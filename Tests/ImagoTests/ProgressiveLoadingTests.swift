@@ -40,7 +40,8 @@ import Testing
         // the whole file) would see 60% sent before its first preview.
         let holds = [data.count / 2, data.count * 62 / 100]
         let request = ImageRequest(
-            url: server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, chunk: 2048, holds: holds, id: id))
+            url: server.url(
+                ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, chunk: 2048, holds: holds, id: id))
         let loader = makeLoader()
         var previews: [ImageResponse] = []
         var sentAtFirstPreview: Int?
@@ -178,7 +179,11 @@ import Testing
         let previews = PreviewTestValue(0)
         let error = await #expect(throws: ImagoError.self) {
             for try await response in loader.responses(for: request) where response.isPreview {
-                if previews.withLock({ $0 += 1; return $0 }) == 1 { try await cutServer.release(id: "cut") }
+                let count = previews.withLock { value in
+                    value += 1
+                    return value
+                }
+                if count == 1 { try await cutServer.release(id: "cut") }
             }
         }
         #expect(error?.kind == .decodingFailed(format: .jpeg))
