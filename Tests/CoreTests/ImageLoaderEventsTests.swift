@@ -46,7 +46,7 @@ import Testing
         let env = FakeEnvironment()
         let request = env.request("/a")
         env.dataCache.put(
-            DataCacheEntry(data: FakeDecoder.encode(), metadata: CacheMetadata(expires: Date() + 60)),
+            DataCacheEntry(data: FakeDecoder.encode(), metadata: CacheMetadata(expires: Date() + 86_400)),
             for: request.dataCacheKey)
         let recorder = EventRecorder()
         let response = try await env.loader.image(for: request, listener: recorder)

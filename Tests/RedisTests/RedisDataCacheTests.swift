@@ -17,9 +17,10 @@ import Testing
         let name = cache.redisKey(for: "https://example.com/a.png")
         #expect(name.hasPrefix("fleet-a:") && name.count == "fleet-a:".count + 64)
         #expect(try server.cli(["KEYS", "*"]) == name)
-        // Within a minute of a day (a busy machine may take seconds between the write and the question).
+        // Within ten minutes of a day: a saturated test run can hold this task for a minute or more between the
+        // write and the question, and any other time to live (none, a default) is far outside the window.
         let ttl = try #require(Int(try server.cli(["TTL", name])))
-        #expect((day - 60...day).contains(ttl), "TTL \(ttl)")
+        #expect((day - 600...day).contains(ttl), "TTL \(ttl)")
         // Each write sets the time to live again.
         try server.cli(["EXPIRE", name, "10"])
         try await cache.store(DataCacheEntry(data: Data([4])), for: "https://example.com/a.png")

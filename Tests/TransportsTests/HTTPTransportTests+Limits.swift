@@ -21,25 +21,29 @@ extension HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases) func idleTimeoutEndsABodyThatStalls(_ kind: HTTPTransportKind)
         async throws
     {
-        let transport = kind.make(.init(idleTimeout: 0.3))
-        let url = try loopback().url("/trickle?n=100&chunk=10&interval=2")
+        // The server sends one chunk, then stays silent for a minute: however late the watchdog runs on a busy
+        // machine, the second chunk cannot beat it. A generous timeout keeps the head and the first chunk (sent
+        // back to back) inside it even when the client is starved for a while.
+        let transport = kind.make(.init(idleTimeout: 1.5))
+        let url = try loopback().url("/trickle?n=100&chunk=10&interval=60")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
         #expect(recording.imagoError?.kind == .timedOut)
-        #expect(recording.imagoError?.reason == "timed out after 0.3 s waiting for data")
+        #expect(recording.imagoError?.reason == "timed out after 1.5 s waiting for data")
         #expect(recording.body == expectedBody(10))
     }
 
     @Test(arguments: HTTPTransportKind.allCases) func totalDeadlineEndsABodyThatKeepsTrickling(
         _ kind: HTTPTransportKind
     ) async throws {
-        // Every chunk comes well within the idle timeout, but the whole takes too long.
-        let transport = kind.make(.init(idleTimeout: 5, totalDeadline: 0.4))
-        let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.05")
+        // Every chunk comes well within the idle timeout (0.1 s against 10 s), but the whole takes 10 s: seven
+        // times the deadline, so only a deadline that works ends it early.
+        let transport = kind.make(.init(idleTimeout: 10, totalDeadline: 1.5))
+        let url = try loopback().url("/trickle?n=1000&chunk=10&interval=0.1")
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
 
         #expect(recording.imagoError?.kind == .timedOut)
-        #expect(recording.imagoError?.reason == "timed out after 0.4 s (total deadline)")
+        #expect(recording.imagoError?.reason == "timed out after 1.5 s (total deadline)")
         #expect(recording.followsEventContract)
         #expect(recording.body.count < 1000)
     }
@@ -87,7 +91,7 @@ extension HTTPTransportTests {
     ) async throws {
         let server = try loopback()
         let id = UUID().uuidString
-        let url = server.url("/trickle?n=100000&chunk=100&interval=0.02&id=\(id)")
+        let url = server.url("/trickle?n=2000000&chunk=100&interval=0.02&id=\(id)")
         let transport = kind.make()
         let firstBytes = AsyncStream.makeStream(of: Void.self)
         let proceed = AsyncStream.makeStream(of: Void.self)
@@ -120,7 +124,7 @@ extension HTTPTransportTests {
         let transport = kind.make()
         let server = try loopback()
         let id = UUID().uuidString
-        let url = server.url("/trickle?n=100000&chunk=100&interval=0.05&id=\(id)")
+        let url = server.url("/trickle?n=2000000&chunk=100&interval=0.05&id=\(id)")
         for try await event in transport.fetch(TransportRequest(url: url)) {
             if case .bytes = event { break }
         }
@@ -131,19 +135,28 @@ extension HTTPTransportTests {
     @Test(arguments: HTTPTransportKind.allCases) func timeoutsAcceptFractionalSecondsBelowOne(_ kind: HTTPTransportKind)
         async throws
     {
-        // URLSession on Linux would turn 0.5 s into 0 and fail at once; the transport must not.
-        let transport = kind.make(.init(idleTimeout: 0.5, totalDeadline: 0.9))
+        // URLSession on Linux would turn 0.9 s into 0 and fail at once; the transport must not. (Both just under
+        // a second, so a busy machine has most of a second for a 1000-byte loopback fetch.)
+        let transport = kind.make(.init(idleTimeout: 0.9, totalDeadline: 0.99))
         let url = try loopback().url("/bytes?n=1000&delay=0.1")
         let fetched = try await transport.fetchAll(TransportRequest(url: url))
         #expect(fetched.data == expectedBody(1000))
     }
 
-    /// Polls the server until it records the disconnect of `id` (at most about 5 s).
+    /// Polls the server until it records how the transfer under `id` ended: a disconnect, or (`false`) the whole
+    /// body sent.
+    ///
+    /// An order of events, not a timer: the trickles these tests stop last 400 s or more, so only a client that
+    /// really closed the connection makes the server record a disconnect, however long a busy machine (or a
+    /// cooperative pool saturated by other suites) takes to do it. The 120 s limit only keeps a transfer that is
+    /// never stopped from hanging the suite.
     private func waitForDisconnect(id: String, on server: LoopbackServer) async throws -> Bool {
-        for _ in 0..<100 {
+        let giveUp = ContinuousClock.now + .seconds(120)
+        // Asks at least once: a test task starved past the limit must still see a disconnect that happened.
+        repeat {
             if let events = try await server.events(id: id) { return events["disconnected"] as? Bool ?? false }
             try await Task.sleep(for: .milliseconds(50))
-        }
+        } while ContinuousClock.now < giveUp
         return false
     }
 }
