@@ -6,12 +6,13 @@ enum BenchPipelineCommand: Command {
     static let spec = CommandSpec(
         name: "bench pipeline", synopsis: "FILE… [--requests N] [--fan-in M] [--max-size S] [--json]",
         summary: "Measures the loader (memory cache on, a temporary disk cache): memory-cache hits, cold loads, "
-            + "identical requests coalesced into one decode, and disk-cache hits from a second loader.",
+            + "identical requests coalesced into one decode, and disk-cache hits from a second loader; with "
+            + "--max-size, the thumbnail batch through an uncached loader against the codec called directly.",
         positionals: PositionalSpec(name: "FILE", minimum: 1, maximum: nil),
         flags: [
             .option("requests", "N", "memory-cache hits to time (default 1000)"),
             .option("fan-in", "M", "identical requests started together (default 50)"),
-            .option("max-size", "S", "resize each image to fit within SxS"),
+            .option("max-size", "S", "resize each image to fit within SxS; adds the thumbnail batch"),
             .toggle("json", "print one JSON object"),
         ])
 
