@@ -91,6 +91,9 @@ import Testing
         #expect(decoded.orientation == .right)
         #expect(decoded.raster.width >= 300 && decoded.raster.height >= 100, "\(decoded.raster.width)")
         #expect(decoded.raster.width < image.width, "the decode is reduced")
+        // The pixel budget's estimate from the header is what the decode allocates.
+        let estimator = try #require(decoder as? any DecodedSizeEstimating)
+        #expect(estimator.decodedByteCount(data, options: options) == decoded.raster.width * decoded.raster.height * 4)
 
         let resize = ResizeProcessor(width: 100, height: 300, mode: .fill)
         let loader = loader()
