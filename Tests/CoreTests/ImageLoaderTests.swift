@@ -108,7 +108,9 @@ import Testing
         request.processors = [ResizeProcessor(width: 10, height: 4)]
         let response = try await env.loader.image(for: request)
         await env.loader.waitForPendingWrites()
-        #expect(env.decoder.options.first?.targetSize == PixelSize(width: 10, height: 10))
+        // The resize's own size, upright (decoders turn it for an EXIF orientation that swaps the sides).
+        #expect(env.decoder.options.first?.targetSize == PixelSize(width: 10, height: 4))
+        #expect(env.decoder.options.first?.targetIsUpright == true)
         #expect(env.decoder.options.first?.contentMode == .fill)
         #expect(response.image.width == 8 && response.image.height == 4)
 

@@ -110,11 +110,27 @@ import Testing
 
     @Test func reductionKeepsTheTargetCovered() {
         var options = DecodeOptions(targetSize: PixelSize(width: 500, height: 500))
-        #expect(options.reductionDenominator(width: 4000, height: 3000) == 8)  // 500x375 is the fitted size
-        #expect(options.reductionDenominator(width: 3000, height: 3000) == 4)  // 750x750 still covers 500x500
-        #expect(options.reductionDenominator(width: 400, height: 300) == 1)
+        // 500x375 is the fitted size.
+        #expect(options.reductionDenominator(width: 4000, height: 3000, orientation: .up) == 8)
+        // 750x750 still covers 500x500.
+        #expect(options.reductionDenominator(width: 3000, height: 3000, orientation: .up) == 4)
+        #expect(options.reductionDenominator(width: 400, height: 300, orientation: .up) == 1)
         options.contentMode = .fill
-        #expect(options.reductionDenominator(width: 4000, height: 1000) == 2)  // the short side must stay ≥ 500
-        #expect(DecodeOptions.default.reductionDenominator(width: 4000, height: 3000) == 1)
+        // The short side must stay ≥ 500.
+        #expect(options.reductionDenominator(width: 4000, height: 1000, orientation: .up) == 2)
+        #expect(DecodeOptions.default.reductionDenominator(width: 4000, height: 3000, orientation: .up) == 1)
+    }
+
+    @Test func uprightTargetsSwapForTurnedImages() {
+        // An upright 3000x1000 fill target on an image stored 4000x6000 with orientation 6 (upright 6000x4000):
+        // in the stored space the target is 1000x3000, which a half-size decode (2000x3000) still covers.
+        var options = DecodeOptions(targetSize: PixelSize(width: 3000, height: 1000), contentMode: .fill)
+        #expect(options.targetSize(forStoredOrientation: .right) == PixelSize(width: 1000, height: 3000))
+        #expect(options.targetSize(forStoredOrientation: .down) == PixelSize(width: 3000, height: 1000))
+        #expect(options.reductionDenominator(width: 4000, height: 6000, orientation: .right) == 2)
+        // A stored-space target is used as it is: 4000 wide must cover 3000, so no reduction.
+        options.targetIsUpright = false
+        #expect(options.targetSize(forStoredOrientation: .right) == PixelSize(width: 3000, height: 1000))
+        #expect(options.reductionDenominator(width: 4000, height: 6000, orientation: .right) == 1)
     }
 }

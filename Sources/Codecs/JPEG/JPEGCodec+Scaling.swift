@@ -11,9 +11,13 @@ extension JPEGCodec {
 
     /// The smallest DCT scale, in eighths, whose output still covers `options`' target size, and whether the output
     /// is shrunk further (then the fast IDCT and plain upsampling cost nothing visible, as in Pillow's draft mode).
-    /// A full-size, full-quality decode without a target or with `scaledDecoding` off.
-    func scaledDecode(width: Int, height: Int, options: DecodeOptions) -> ScaledDecode {
-        guard scaledDecoding, let target = options.targetSize, target.width > 0, target.height > 0 else {
+    /// A full-size, full-quality decode without a target or with `scaledDecoding` off. `width` × `height` is the
+    /// stored size and `orientation` the EXIF one (reported, not applied), so an upright target is compared with
+    /// the upright size.
+    func scaledDecode(width: Int, height: Int, orientation: ImageOrientation, options: DecodeOptions) -> ScaledDecode {
+        guard scaledDecoding, let target = options.targetSize(forStoredOrientation: orientation), target.width > 0,
+            target.height > 0
+        else {
             return ScaledDecode(eighths: 8, fast: false)
         }
         let sx = Double(width) / Double(target.width)

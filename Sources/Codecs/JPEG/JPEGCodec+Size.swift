@@ -10,7 +10,12 @@ extension JPEGCodec: DecodedSizeEstimating {
             defer { imago_jpeg_decoder_destroy(decoder) }
             var header = imago_jpeg_header()
             guard imago_jpeg_decoder_read_header(decoder, &header) == 0 else { return nil }
-            let scaled = scaledDecode(width: Int(header.width), height: Int(header.height), options: options)
+            // The orientation decides how an upright target compares with the stored size, as in `decode`.
+            let orientation =
+                header.exif.flatMap { EXIFOrientation.read(UnsafeRawBufferPointer(start: $0, count: header.exif_size)) }
+                ?? .up
+            let scaled = scaledDecode(
+                width: Int(header.width), height: Int(header.height), orientation: orientation, options: options)
             // libjpeg rounds scaled dimensions up.
             let width = (Int(header.width) * scaled.eighths + 7) / 8
             let height = (Int(header.height) * scaled.eighths + 7) / 8

@@ -58,7 +58,7 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
 
             let color = try JPEGCodec.colorPlan(decoder, header: header, options: options)
 
-            let scaled = scaledDecode(width: width, height: height, options: options)
+            let scaled = scaledDecode(width: width, height: height, orientation: orientation ?? .up, options: options)
             imago_jpeg_decoder_set_thumbnail_mode(decoder, UInt32(scaled.eighths), scaled.fast ? 1 : 0)
             var outputWidth: UInt32 = 0
             var outputHeight: UInt32 = 0

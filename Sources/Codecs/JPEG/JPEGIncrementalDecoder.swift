@@ -114,7 +114,9 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
         }
         self.color = color
         // The same scale as `JPEGCodec.decode` chooses, so the final pass matches it.
-        let denominator = codec.scaledDecoding ? options.reductionDenominator(width: width, height: height) : 1
+        let denominator =
+            codec.scaledDecoding
+            ? options.reductionDenominator(width: width, height: height, orientation: orientation) : 1
         var outputWidth: UInt32 = 0
         var outputHeight: UInt32 = 0
         guard imago_jpeg_incremental_start(decoder, Int32(denominator), &outputWidth, &outputHeight) == 0 else {

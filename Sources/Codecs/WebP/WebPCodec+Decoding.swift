@@ -5,15 +5,20 @@ import ImagoCore
 
 extension WebPCodec {
     /// Decodes a still image straight into the raster's pooled buffer, scaled down by libwebp when a target
-    /// size allows it.
+    /// size allows it; `orientation` (the EXIF one, reported, not applied) says how an upright target compares
+    /// with the stored size.
     static func decodeStill(
-        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, options: DecodeOptions, scaled: Bool
+        _ bytes: UnsafeRawBufferPointer, features: WebPBitstreamFeatures, orientation: ImageOrientation,
+        options: DecodeOptions, scaled: Bool
     ) throws -> DecodedImage {
         let width = Int(features.width)
         let height = Int(features.height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw WebPErrors.decoding("libwebp version mismatch") }
-        let size = scaled ? scaledSize(width: width, height: height, options: options) : (width: width, height: height)
+        let size =
+            scaled
+            ? scaledSize(width: width, height: height, orientation: orientation, options: options)
+            : (width: width, height: height)
         if size.width != width || size.height != height {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(size.width)
@@ -40,10 +45,13 @@ extension WebPCodec {
             frames: [ImageFrame(raster: raster)], format: .webp, hasAlpha: false, encodedSize: bytes.count)
     }
 
-    /// The smallest size (never larger than the image) that still covers `options.targetSize` under its content
-    /// mode, so the resize processor only has rounding left to do.
-    static func scaledSize(width: Int, height: Int, options: DecodeOptions) -> (width: Int, height: Int) {
-        guard let target = options.targetSize, target.width > 0, target.height > 0 else { return (width, height) }
+    /// The smallest size (never larger than the stored `width` × `height`) that still covers `options.targetSize`
+    /// under its content mode once turned by `orientation`, so the resize processor only has rounding left to do.
+    static func scaledSize(
+        width: Int, height: Int, orientation: ImageOrientation, options: DecodeOptions
+    ) -> (width: Int, height: Int) {
+        guard let target = options.targetSize(forStoredOrientation: orientation), target.width > 0, target.height > 0
+        else { return (width, height) }
         let sx = Double(target.width) / Double(width)
         let sy = Double(target.height) / Double(height)
         let scale = options.contentMode == .fit ? Swift.min(sx, sy) : Swift.max(sx, sy)

@@ -14,7 +14,9 @@ extension WebPCodec: DecodedSizeEstimating {
             else { return nil }
             let (width, height) =
                 scaledDecoding
-                ? WebPCodec.scaledSize(width: Int(features.width), height: Int(features.height), options: options)
+                ? WebPCodec.scaledSize(
+                    width: Int(features.width), height: Int(features.height),
+                    orientation: WebPCodec.orientation(bytes), options: options)
                 : (Int(features.width), Int(features.height))
             return Self.rgbaBytes(width: width, height: height)
         }

@@ -48,13 +48,15 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
             let width = Int(features.width)
             let height = Int(features.height)
             try options.limits.check(width: width, height: height, format: .webp)
+            // Read before decoding: the scale for an upright target depends on it.
+            let orientation = WebPCodec.orientation(bytes)
             var image =
                 features.has_animation != 0
                 ? try WebPCodec.decodeAnimation(bytes, options: options)
                 : try WebPCodec.decodeStill(
-                    bytes, features: features, options: options, scaled: scaledDecoding)
+                    bytes, features: features, orientation: orientation, options: options, scaled: scaledDecoding)
             image.hasAlpha = features.has_alpha != 0
-            image.orientation = WebPCodec.orientation(bytes)
+            image.orientation = orientation
             // libwebp has no colour management: an ICCP profile is applied to the decoded frames.
             let color = try ColorPlan(
                 profile: WebPCodec.iccProfile(bytes), layout: .rgba, options: options, format: .webp)

@@ -108,8 +108,15 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Limits checked before allocation.
     public var limits: DecodeLimits
     /// When set, a decoder may decode at a reduced scale (JPEG DCT scaling, WebP scaled decode) as long as the
-    /// result still covers this size under `contentMode`; the resize processor does the rest.
+    /// result still covers this size under `contentMode`; the resize processor does the rest. The size is in the
+    /// upright space (after the EXIF orientation is applied, as processors see the image) unless
+    /// `targetIsUpright` is false; decoders compare it with the stored size through
+    /// `targetSize(forStoredOrientation:)`.
     public var targetSize: PixelSize?
+    /// Whether `targetSize` is in the upright space (the default, as the loader's orientation stage turns the
+    /// image before processors run) or, when false, in the stored space (the loader sets this when a request's
+    /// `appliesOrientation` is off, since then nothing turns the pixels).
+    public var targetIsUpright: Bool
     /// How the target size is fitted.
     public var contentMode: ContentMode
     /// Which frames to decode.
@@ -128,6 +135,7 @@ public struct DecodeOptions: Sendable, Hashable {
     ) {
         self.limits = limits
         self.targetSize = targetSize
+        self.targetIsUpright = true
         self.contentMode = contentMode
         self.frames = frames
         self.strict = strict
@@ -137,10 +145,22 @@ public struct DecodeOptions: Sendable, Hashable {
     /// The defaults: full size, every frame, default limits.
     public static let `default` = DecodeOptions()
 
-    /// The largest reduction `1/denominator` (denominator among `denominators`, ascending) that keeps an image of
-    /// `width` × `height` at least as large as the target requires; 1 when there is no target.
-    public func reductionDenominator(width: Int, height: Int, denominators: [Int] = [1, 2, 4, 8]) -> Int {
-        guard let target = targetSize, target.width > 0, target.height > 0 else { return 1 }
+    /// The target size in the stored space of an image whose EXIF orientation is `orientation` (reported by the
+    /// decoder, not applied): width and height swap for orientations 5–8 when the target is upright.
+    public func targetSize(forStoredOrientation orientation: ImageOrientation) -> PixelSize? {
+        guard let targetSize, targetIsUpright, orientation.swapsDimensions else { return targetSize }
+        return PixelSize(width: targetSize.height, height: targetSize.width)
+    }
+
+    /// The largest reduction `1/denominator` (denominator among `denominators`, ascending) that keeps an image
+    /// stored as `width` × `height` with `orientation` at least as large as the target requires; 1 when there is
+    /// no target.
+    public func reductionDenominator(
+        width: Int, height: Int, orientation: ImageOrientation, denominators: [Int] = [1, 2, 4, 8]
+    ) -> Int {
+        guard let target = targetSize(forStoredOrientation: orientation), target.width > 0, target.height > 0 else {
+            return 1
+        }
         let sx = Double(width) / Double(target.width)
         let sy = Double(height) / Double(target.height)
         // For fit the image must cover the target along its limiting side; for fill along both.
@@ -151,7 +171,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// A stable description of everything here that changes the pixels, for cache keys.
     public var cacheKeyComponent: String {
         var parts: [String] = []
-        if let targetSize { parts.append("target=\(targetSize)/\(contentMode.rawValue)") }
+        if let targetSize {
+            parts.append("target=\(targetSize)/\(contentMode.rawValue)\(targetIsUpright ? "" : "/stored")")
+        }
         if frames == .first { parts.append("frames=first") }
         if strict { parts.append("strict") }
         if colorProfiles != .convertToSRGB { parts.append("profiles=\(colorProfiles.rawValue)") }

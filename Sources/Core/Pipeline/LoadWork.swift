@@ -78,13 +78,16 @@ struct ImageWorkKey: Hashable, Sendable {
 
 extension ImageRequest {
     /// The decode options used: the request's, plus the target size its processors ask for when the request gives
-    /// none, so JPEG and WebP can decode at a reduced scale (see `SizeAwareProcessor`).
+    /// none, so JPEG and WebP can decode at a reduced scale (see `SizeAwareProcessor`). Processors see the image
+    /// after the orientation stage, so the target is upright, except when the request does not apply the
+    /// orientation: then nothing turns the pixels and the target is in the stored space.
     var effectiveDecodeOptions: DecodeOptions {
         var options = decodeOptions
         if options.targetSize == nil, let target = DecodeSizeNeed.target(of: processors) {
             options.targetSize = target
             options.contentMode = .fill
         }
+        if !appliesOrientation { options.targetIsUpright = false }
         return options
     }
 }

@@ -1,11 +1,9 @@
 /// The built-in processors' decode-size needs.
 extension ResizeProcessor: SizeAwareProcessor {
-    /// A square of the resize's larger side: the reduced image then covers the resize whatever the EXIF
-    /// orientation turns out to be, so the result is as sharp as without it.
-    public var decodeSizeNeed: DecodeSizeNeed {
-        let side = Swift.max(size.width, size.height)
-        return .covering(PixelSize(width: side, height: side))
-    }
+    /// The resize's size, upright as the resize sees the image: decoders that report an EXIF orientation turn it
+    /// to the stored space (`DecodeOptions.targetSize(forStoredOrientation:)`) before choosing the scale. Covering
+    /// the size under `.fill` also covers a `.fit` result.
+    public var decodeSizeNeed: DecodeSizeNeed { .covering(size) }
 }
 
 extension CropProcessor: SizeAwareProcessor {
