@@ -19,9 +19,10 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-readme-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let script = block.replacingOccurrences(of: "swift run -c release imago", with: try ImagoTool.executable().path)
+        // /tmp/ first: the executable's own path may lie under /tmp (a checkout there) and must stay as it is.
+        let script = block.replacingOccurrences(of: "/tmp/", with: folder.path + "/")
+            .replacingOccurrences(of: "swift run -c release imago", with: try ImagoTool.executable().path)
             .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(try Self.freePort())")
-            .replacingOccurrences(of: "/tmp/", with: folder.path + "/")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "set -e\n" + script]
