@@ -63,8 +63,8 @@ public final class PythonLoopbackServer: @unchecked Sendable {  // `Process` is 
 
     /// What the HTTP test servers share, defined ahead of their script: `LoopbackHandler` (HTTP/1.1, no request
     /// log, `reply(status, body, headers)` with a `Content-Length`) and `serve(handler)`, which binds 127.0.0.1 on a
-    /// free port with a deep listen backlog (http.server's 5 refuses connections under load), prints the port and
-    /// serves on threads.
+    /// free port with a deep listen backlog (128 unless `backlog` says more; http.server's 5 refuses connections under
+    /// load), prints the port and serves on threads.
     public static let httpPrelude = #"""
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -89,8 +89,11 @@ public final class PythonLoopbackServer: @unchecked Sendable {  // `Process` is 
             daemon_threads = True
 
 
-        def serve(handler):
-            server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
+        def serve(handler, backlog=LoopbackHTTPServer.request_queue_size):
+            class Server(LoopbackHTTPServer):
+                request_queue_size = backlog
+
+            server = Server(("127.0.0.1", 0), handler)
             print(server.server_address[1], flush=True)
             server.serve_forever()
 

@@ -11,14 +11,12 @@ final class OriginServer: Sendable {
 
     init(serving folder: URL) throws {
         let script = """
-            import http.server, os, signal, sys, time, threading, urllib.parse
+            import os, signal, sys, time, threading, urllib.parse
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
             root = sys.argv[1]
             lock = threading.Lock()
             served = [0]
-            class Handler(http.server.BaseHTTPRequestHandler):
-                protocol_version = 'HTTP/1.1'
-                def log_message(self, *args): pass
+            class Handler(LoopbackHandler):
                 def do_GET(self):
                     url = urllib.parse.urlparse(self.path)
                     parts = url.path.split('/')
@@ -64,21 +62,12 @@ final class OriginServer: Sendable {
                     self.send(200, self.read(name), 'application/octet-stream')
                 def send(self, status, body, kind):
                     try:
-                        self.send_response(status)
-                        self.send_header('Content-Type', kind)
-                        self.send_header('Content-Length', str(len(body)))
-                        self.end_headers()
-                        self.wfile.write(body)
+                        self.reply(status, body, {'Content-Type': kind})
                     except (BrokenPipeError, ConnectionResetError):
                         pass
-            class Server(http.server.ThreadingHTTPServer):
-                request_queue_size = 256
-                daemon_threads = True
-            server = Server(('127.0.0.1', 0), Handler)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
+            serve(Handler, backlog=256)
             """
-        server = try PythonLoopbackServer(script: script, arguments: [folder.path])
+        server = try PythonLoopbackServer(httpScript: script, arguments: [folder.path])
     }
 
     var port: Int { server.port }
