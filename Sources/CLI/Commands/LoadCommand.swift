@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import Synchronization
 
 /// `imago load SRC… …`: the batch main job through the loader.
 enum LoadCommand: Command {
@@ -67,6 +68,9 @@ enum LoadCommand: Command {
 
     /// Loads every distinct source, `concurrency` at a time; a source given again waits for its first load and is
     /// then served again (from the memory cache). Reports each outcome as it arrives.
+    ///
+    /// `concurrency` workers each take the next source as soon as their last one is done, on the compute executor's
+    /// threads: no load waits for this loop to be scheduled before it starts.
     static func runAll(_ job: LoadJob, options: LoadOptions, concurrency: Int) async -> LoadSummary {
         var unique: [String] = []
         var repeats: [String: Int] = [:]
@@ -82,28 +86,33 @@ enum LoadCommand: Command {
         let progress = ProgressBar(total: options.sources.count, enabled: Console.standardErrorIsTerminal)
         var summary = LoadSummary()
         let ticker = Task { await progress.tick() }
-        await withTaskGroup(of: [LoadOutcome].self) { group in
-            var next = 0
-            func startNext() {
-                guard next < unique.count, !Task.isCancelled else { return }
-                let (source, name, count) = (unique[next], names[next], repeats[unique[next]] ?? 0)
-                next += 1
-                group.addTask {
-                    let first = await job.run(source, outputName: name)
-                    var outcomes = [first]
-                    for _ in 0..<count { outcomes.append(await job.repeatOf(first)) }
-                    return outcomes
+        let queue = SourceQueue(sources: unique, names: names, repeats: repeats)
+        let workerCount = min(max(1, concurrency), unique.count)
+        queue.readSizesAhead()
+        let (arrivals, arrival) = AsyncStream.makeStream(of: [LoadOutcome].self)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { workers in
+                    for _ in 0..<workerCount {
+                        workers.addTask(executorPreference: WorkExecutor.compute) {
+                            while !Task.isCancelled, let (source, name, count, size) = queue.next() {
+                                let first = await job.run(source, outputName: name, fileSize: size)
+                                var outcomes = [first]
+                                for _ in 0..<count { outcomes.append(await job.repeatOf(first)) }
+                                arrival.yield(outcomes)
+                            }
+                        }
+                    }
                 }
+                arrival.finish()
             }
-            for _ in 0..<concurrency { startNext() }
-            for await outcomes in group {
+            for await outcomes in arrivals {
                 for outcome in outcomes {
                     // Loads cut short by Ctrl-C are not failures of their source.
                     if Task.isCancelled, outcome.error?.kind == .cancelled { continue }
                     report(outcome, options: options, progress: progress)
                     summary.add(outcome)
                 }
-                startNext()
             }
         }
         ticker.cancel()
@@ -146,5 +155,49 @@ enum LoadCommand: Command {
             fields.append(("error", .object([("kind", .string(error.kind.name)), ("message", .string(error.reason))])))
         }
         return .object(fields)
+    }
+}
+
+/// The distinct sources of a batch, handed out in order to the workers that load them. The sizes of local files
+/// are read ahead on the I/O threads (a stat each), so a worker does not wait for one before its load starts.
+private final class SourceQueue: Sendable {
+    private let sources: [String]
+    private let names: [String]
+    private let repeats: [String: Int]
+    private let taken = Atomic<Int>(0)
+    /// Sizes read ahead so far (0 for sources that are not local files).
+    private let sizes = Mutex<[Int]>([])
+
+    init(sources: [String], names: [String], repeats: [String: Int]) {
+        self.sources = sources
+        self.names = names
+        self.repeats = repeats
+    }
+
+    /// Starts reading the sizes ahead, in the order the sources are handed out.
+    func readSizesAhead() {
+        let sources = self.sources
+        WorkExecutor.io.execute { [self] in
+            var batch: [Int] = []
+            for (index, source) in sources.enumerated() {
+                let url = source.hasPrefix("data:") ? nil : try? ImageRequest.url(from: source)
+                batch.append(url.map(LoadJob.fileSize(of:)) ?? 0)
+                // Published in small batches: the first workers need their sizes soon.
+                if batch.count == 16 || index == sources.count - 1 {
+                    sizes.withLock { $0 += batch }
+                    batch.removeAll(keepingCapacity: true)
+                }
+                if taken.load(ordering: .relaxed) > sources.count { return }  // the batch was stopped
+            }
+        }
+    }
+
+    /// The next source, its output name, how many times it was given again and its size when read ahead; nil
+    /// when all are taken.
+    func next() -> (source: String, name: String, repeats: Int, size: Int?)? {
+        let index = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard index < sources.count else { return nil }
+        let size = sizes.withLock { index < $0.count ? $0[index] : nil }
+        return (sources[index], names[index], repeats[sources[index]] ?? 0, size)
     }
 }

@@ -32,7 +32,17 @@ struct LoadJob: Sendable {
     let writer: OutputWriter?
 
     /// Loads `source`; `outputName` is its file name (without extension) in the output folder.
-    func run(_ source: String, outputName: String?) async -> LoadOutcome {
+    ///
+    /// The load runs on the compute executor's threads: a batch is all throughput, so its stages follow each other
+    /// on one thread instead of hopping between the cooperative pool and the executor.
+    /// `fileSize` is the source's size when already known (the batch reads the sizes ahead), else it is read here.
+    func run(_ source: String, outputName: String?, fileSize: Int? = nil) async -> LoadOutcome {
+        await withTaskExecutorPreference(WorkExecutor.compute) {
+            await load(source, outputName: outputName, fileSize: fileSize)
+        }
+    }
+
+    private func load(_ source: String, outputName: String?, fileSize: Int?) async -> LoadOutcome {
         let start = ContinuousClock.now
         do {
             let request = try options.request(for: source, preset: setup.preset)
@@ -43,7 +53,12 @@ struct LoadJob: Sendable {
             // Files wait for room among the encoded bytes in flight first, so a high --concurrency does not read
             // every file while the decodes wait for memory.
             let url = request.url
-            let size = await WorkExecutor.io.runToCompletion { Self.fileSize(of: url) }
+            let size: Int
+            if let fileSize {
+                size = fileSize
+            } else {
+                size = await WorkExecutor.io.runToCompletion { Self.fileSize(of: url) }
+            }
             let input = try await setup.inputBudget.reserve(bytes: size)
             defer { input.release() }
             // The decoded image keeps its share of the loader's pixel budget until it is written, so the images
@@ -83,9 +98,11 @@ struct LoadJob: Sendable {
 
     /// The size of a local file source (0 for other sources, whose size is not known before the fetch).
     static func fileSize(of url: URL) -> Int {
-        guard url.isFileURL, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
-        else { return 0 }
-        return size
+        // stat(2) alone: FileManager's attributes also look up the owner's and group's names, reading
+        // /etc/passwd and /etc/group for every file.
+        var info = stat()
+        guard url.isFileURL, stat(url.path, &info) == 0 else { return 0 }
+        return Int(info.st_size)
     }
 
     /// Runs `body`, throwing `timedOut` when it takes longer than `seconds` (and cancelling it).

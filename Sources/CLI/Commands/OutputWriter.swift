@@ -21,7 +21,8 @@ struct OutputWriter: Sendable {
         } catch {
             throw ImagoError.wrapping(error)
         }
-        try AtomicFile.write(data, to: directory.appendingPathComponent(name + "." + Self.fileExtension(format)))
+        let file = directory.appendingPathComponent(name + "." + Self.fileExtension(format), isDirectory: false)
+        try AtomicFile.write(data, to: file)
     }
 
     /// The usual file extension of a format.

@@ -17,8 +17,9 @@ enum AtomicFile {
         let directory = url.deletingLastPathComponent()
         // The name is cut short in the temporary one, so a DEST name near the 255-byte limit still fits.
         let shortName = String(decoding: url.lastPathComponent.utf8.prefix(128), as: UTF8.self)
+        // `isDirectory: false`: without it Foundation asks the file system (a stat) whether the name is a folder.
         let temporary = directory.appendingPathComponent(
-            ".\(shortName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            ".\(shortName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp", isDirectory: false)
         pending.insert(temporary.path)
         defer { pending.remove(temporary.path) }
         // Plain POSIX calls: Foundation's `Data.write(to:)` also flushes every file to the device (fsync), which

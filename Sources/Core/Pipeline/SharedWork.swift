@@ -47,7 +47,8 @@ final class SharedWork<Value: Sendable>: PrioritySource {
 
     /// Starts the work; called once, right after the first waiter is added.
     func start(_ work: @escaping @Sendable (SharedWork<Value>) async throws -> Value) {
-        let task = Task {
+        // The work runs where its first waiter runs: on a work executor when the load prefers one.
+        let task = Task(executorPreference: WorkExecutor.current) {
             do {
                 self.finish(.success(try await work(self)))
             } catch {

@@ -3,9 +3,9 @@
 /// there.
 ///
 /// Large reductions first average whole blocks of pixels (area averaging, exact and cheap), then run the filter
-/// over a span at most about three times the output, which keeps the filter short without aliasing. The horizontal
-/// pass runs over each source row a vertical tap reads; the vertical pass then sums whole intermediate rows, so both
-/// passes read memory in order.
+/// over a span at most about three times the output, which keeps the filter short without aliasing. Output rows are
+/// made one at a time: the source rows an output row reads are resampled horizontally (each once, into a small ring
+/// that stays in the cache), then summed vertically; both passes read memory in order.
 extension Raster {
     /// Resamples the source rectangle (`x`, `y`, `width`, `height`, in possibly fractional pixels) to
     /// `outputWidth` × `outputHeight` with `filter`; `premultiply` is false only when every pixel is opaque.
@@ -23,36 +23,44 @@ extension Raster {
         let vertical = ResampleWeights(
             sourceSize: reducedHeight, origin: sourceRect.y / Double(blockY),
             length: sourceRect.height / Double(blockY), outputSize: outputHeight, filter: filter)
-        // Only the rows some output row reads are resampled horizontally.
-        let firstRow = vertical.starts.min() ?? 0
-        let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
-        let rows = max(0, lastRow - firstRow)
-        let intermediate = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, rows * outputWidth))
-        defer { intermediate.deallocate() }
+        // Each output row reads `taps` consecutive source rows, resampled horizontally into a ring of that many
+        // rows: only rows some output row reads are resampled, each once, and the ring stays in the cache.
+        let taps = vertical.taps
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: taps * outputWidth)
+        defer { ring.deallocate() }
+        var ringHolds = [Int](repeating: -1, count: taps)
+        let rows = UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>.allocate(capacity: taps)
+        defer { rows.deallocate() }
         let rowBuffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: reducedWidth)
         defer { rowBuffer.deallocate() }
-
+        let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outputWidth)
+        defer { accumulator.deallocate() }
         let loader = RowLoader(blockX: blockX, blockY: blockY, premultiply: premultiply)
-        withUnsafeBytes { raw in
-            let source = raw.bindMemory(to: UInt8.self).baseAddress!
-            for row in 0..<rows {
-                loader.load(row: firstRow + row, of: self, source: source, into: rowBuffer)
-                horizontal.applyToRow(rowBuffer, output: intermediate + row * outputWidth)
-            }
-        }
 
         return try Raster(width: outputWidth, height: outputHeight) { target in
             let bytes = target.bindMemory(to: UInt8.self).baseAddress!
-            let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outputWidth)
-            defer { accumulator.deallocate() }
-            for y in 0..<outputHeight {
-                vertical.sumRows(
-                    for: y, rows: intermediate, firstRow: firstRow, width: outputWidth, into: accumulator)
-                let out = bytes + y * outputWidth * 4
-                if premultiply {
-                    for x in 0..<outputWidth { Self.storeUnpremultiplied(accumulator[x], to: out + x * 4) }
-                } else {
-                    for x in 0..<outputWidth { Self.store(accumulator[x], to: out + x * 4) }
+            withUnsafeBytes { raw in
+                let source = raw.bindMemory(to: UInt8.self).baseAddress!
+                for y in 0..<outputHeight {
+                    let start = vertical.starts[y]
+                    for tap in 0..<taps {
+                        // Consecutive rows fall in different slots.
+                        let (row, slot) = (start + tap, (start + tap) % taps)
+                        let line = ring + slot * outputWidth
+                        if ringHolds[slot] != row {
+                            loader.load(row: row, of: self, source: source, into: rowBuffer)
+                            horizontal.applyToRow(rowBuffer, output: line)
+                            ringHolds[slot] = row
+                        }
+                        rows[tap] = UnsafePointer(line)
+                    }
+                    vertical.sumRows(for: y, rows: rows, width: outputWidth, into: accumulator)
+                    let out = bytes + y * outputWidth * 4
+                    if premultiply {
+                        for x in 0..<outputWidth { Self.storeUnpremultiplied(accumulator[x], to: out + x * 4) }
+                    } else {
+                        for x in 0..<outputWidth { Self.store(accumulator[x], to: out + x * 4) }
+                    }
                 }
             }
         }
@@ -65,11 +73,13 @@ extension Raster {
         return Int(scale / 1.5)
     }
 
-    /// Writes an opaque (not premultiplied) float pixel as bytes; cubic overshoot is clamped.
+    /// Writes an opaque float pixel as bytes, alpha 255; cubic overshoot is clamped. (`clamped(lowerBound:…)`
+    /// checks its bounds on every call and costs more than the rest of the store.)
     @inline(__always)
     private static func store(_ pixel: SIMD4<Float>, to target: UnsafeMutablePointer<UInt8>) {
-        let clamped = pixel.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
-        UnsafeMutableRawPointer(target).storeBytes(of: PixelBits.pack(clamped), as: UInt32.self)
+        var opaque = pixel
+        opaque[3] = 255
+        storeClamped(opaque, to: target)
     }
 
     /// Writes a premultiplied float pixel as straight-alpha bytes.
@@ -82,7 +92,13 @@ extension Raster {
         }
         var straight = pixel * (255 / alpha)
         straight[3] = alpha
-        store(straight, to: target)
+        storeClamped(straight, to: target)
+    }
+
+    @inline(__always)
+    private static func storeClamped(_ pixel: SIMD4<Float>, to target: UnsafeMutablePointer<UInt8>) {
+        let clamped = pointwiseMin(pointwiseMax(pixel, SIMD4(repeating: 0)), SIMD4(repeating: 255))
+        UnsafeMutableRawPointer(target).storeBytes(of: PixelBits.pack(clamped), as: SIMD4<UInt8>.self)
     }
 }
 
@@ -99,8 +115,15 @@ private struct RowLoader {
         let firstY = row * blockY
         let lastY = min(raster.height, firstY + blockY)
         if blockX == 1 && lastY - firstY == 1 {
-            let pixels = source + firstY * raster.bytesPerRow
-            for x in 0..<width { out[x] = pixel(pixels + x * 4) }
+            // One loop per case, so the loop over the row has no branch in it.
+            let pixels = UnsafeRawPointer(source + firstY * raster.bytesPerRow)
+            if premultiply {
+                for x in 0..<width {
+                    out[x] = Self.premultiplied(pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self))
+                }
+            } else {
+                PixelBits.unpackOpaqueRow(pixels, count: width, into: out)
+            }
             return
         }
         let blocks = (width + blockX - 1) / blockX
@@ -122,8 +145,13 @@ private struct RowLoader {
 
     @inline(__always)
     private func pixel(_ bytes: UnsafePointer<UInt8>) -> SIMD4<Float> {
-        let value = PixelBits.unpack(UnsafeRawPointer(bytes).loadUnaligned(as: UInt32.self))
-        guard premultiply else { return value }
+        let word = UnsafeRawPointer(bytes).loadUnaligned(as: UInt32.self)
+        return premultiply ? Self.premultiplied(word) : PixelBits.unpackOpaque(word)
+    }
+
+    @inline(__always)
+    private static func premultiplied(_ word: UInt32) -> SIMD4<Float> {
+        let value = PixelBits.unpack(word)
         var premultiplied = value * (value[3] / 255)
         premultiplied[3] = value[3]
         return premultiplied
@@ -131,7 +159,7 @@ private struct RowLoader {
 }
 
 /// Byte ⇄ float conversion of whole pixels with vector integer operations and the 2²³ trick (a float of 2²³ + n
-/// holds n in its low mantissa bits): the generic SIMD conversions are not specialised and cost more than the filter.
+/// holds n in its low mantissa bits).
 enum PixelBits {
     private static let magic = SIMD4<Float>(repeating: 8_388_608)
     private static let magicBits = SIMD4<UInt32>(repeating: 0x4B00_0000)
@@ -144,49 +172,85 @@ enum PixelBits {
         return unsafeBitCast(lanes | magicBits, to: SIMD4<Float>.self) - magic
     }
 
-    /// Floats already clamped to 0...255 as four bytes (little-endian RGBA), rounded to nearest.
+    /// Red, green and blue of four bytes (little-endian RGBA) as floats 0...255, alpha as 0: masks and a multiply,
+    /// since SSE2 has no per-lane shift.
     @inline(__always)
-    static func pack(_ pixel: SIMD4<Float>) -> UInt32 {
-        let lanes = unsafeBitCast(pixel + magic, to: SIMD4<UInt32>.self) & 0xFF
-        return UInt32(littleEndian: (lanes &<< shifts).wrappedSum())
+    static func unpackOpaque(_ word: UInt32) -> SIMD4<Float> {
+        // Constants written here, not as static properties: those are lazy globals, checked on every access.
+        let lanes = SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & SIMD4(0xFF, 0xFF00, 0xFF_0000, 0)
+        return SIMD4<Float>(lanes) * SIMD4(1, 1.0 / 256, 1.0 / 65536, 0)
+    }
+
+    /// A row of `count` opaque pixels as floats (alpha 0). Not inlined: in a larger function the loop loses its
+    /// registers and runs several times slower.
+    @inline(never)
+    static func unpackOpaqueRow(
+        _ pixels: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        for x in 0..<count { out[x] = unpackOpaque(pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)) }
+    }
+
+    /// Floats already clamped to 0...255 as four bytes (RGBA in memory order), rounded to nearest.
+    @inline(__always)
+    static func pack(_ pixel: SIMD4<Float>) -> SIMD4<UInt8> {
+        let lanes = unsafeBitCast(pixel + magic, to: SIMD4<Int32>.self) & 0xFF
+        return SIMD4<UInt8>(truncatingIfNeeded: lanes)
     }
 }
 
 extension ResampleWeights {
     /// Resamples one row of source pixels into `output` (one pixel per output index).
     func applyToRow(_ input: UnsafePointer<SIMD4<Float>>, output: UnsafeMutablePointer<SIMD4<Float>>) {
+        // The usual tap counts get a loop the compiler unrolls whole (a constant count once inlined).
+        switch taps {
+        case 4: applyToRow(input, output: output, taps: 4)
+        case 5: applyToRow(input, output: output, taps: 5)
+        case 6: applyToRow(input, output: output, taps: 6)
+        case 7: applyToRow(input, output: output, taps: 7)
+        case 8: applyToRow(input, output: output, taps: 8)
+        default: applyToRow(input, output: output, taps: taps)
+        }
+    }
+
+    @inline(__always)
+    private func applyToRow(
+        _ input: UnsafePointer<SIMD4<Float>>, output: UnsafeMutablePointer<SIMD4<Float>>, taps: Int
+    ) {
         starts.withUnsafeBufferPointer { starts in
-            counts.withUnsafeBufferPointer { counts in
-                weights.withUnsafeBufferPointer { weights in
-                    for index in 0..<starts.count {
-                        let source = input + starts[index]
-                        let weight = weights.baseAddress! + index * stride
-                        var sum = SIMD4<Float>(repeating: 0)
-                        for tap in 0..<counts[index] { sum += source[tap] * weight[tap] }
-                        output[index] = sum
+            lanes.withUnsafeBufferPointer { lanes in
+                var weight = lanes.baseAddress!
+                for index in 0..<starts.count {
+                    let source = input + starts[index]
+                    // Two sums, so consecutive taps do not wait on each other's addition.
+                    var even = SIMD4<Float>(repeating: 0)
+                    var odd = SIMD4<Float>(repeating: 0)
+                    var tap = 0
+                    while tap + 2 <= taps {
+                        even += source[tap] * weight[tap]
+                        odd += source[tap + 1] * weight[tap + 1]
+                        tap += 2
                     }
+                    if tap < taps { even += source[tap] * weight[tap] }
+                    output[index] = even + odd
+                    weight += taps
                 }
             }
         }
     }
 
-    /// Sums, for output row `index`, the weighted intermediate rows it reads (`rows` holds `width` pixels a row,
-    /// starting at source row `firstRow`) into `output`.
+    /// Sums, for output row `index`, the weighted rows it reads (`rows[tap]` is the horizontally resampled source
+    /// row `starts[index] + tap`, `width` pixels long) into `output`.
     func sumRows(
-        for index: Int, rows: UnsafePointer<SIMD4<Float>>, firstRow: Int, width: Int,
+        for index: Int, rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, width: Int,
         into output: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        let first = rows + (starts[index] - firstRow) * width
-        let count = counts[index]
+        let count = taps
         weights.withUnsafeBufferPointer { weights in
-            let weight = weights.baseAddress! + index * stride
+            let weight = weights.baseAddress! + index * count
             // Four taps at a time in registers, so the accumulator row is read and written once per four.
             var tap = 0
             while tap + 4 <= count {
-                let (r0, r1, r2, r3) = (
-                    first + tap * width, first + (tap + 1) * width, first + (tap + 2) * width,
-                    first + (tap + 3) * width
-                )
+                let (r0, r1, r2, r3) = (rows[tap], rows[tap + 1], rows[tap + 2], rows[tap + 3])
                 let (w0, w1, w2, w3) = (weight[tap], weight[tap + 1], weight[tap + 2], weight[tap + 3])
                 if tap == 0 {
                     for x in 0..<width { output[x] = r0[x] * w0 + r1[x] * w1 + r2[x] * w2 + r3[x] * w3 }
@@ -196,7 +260,7 @@ extension ResampleWeights {
                 tap += 4
             }
             while tap < count {
-                let row = first + tap * width
+                let row = rows[tap]
                 let w = weight[tap]
                 if tap == 0 {
                     for x in 0..<width { output[x] = row[x] * w }

@@ -54,7 +54,9 @@ public final class WorkExecutor: Sendable {
     /// Throws `CancellationError` when the task is cancelled before the job starts.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
-        let job = ExecutorJob(body)
+        // A task that prefers this executor (`withTaskExecutorPreference`) is on one of its threads already.
+        if isCurrent { return try body() }
+        let job = WorkJob(body)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 if job.install(continuation) { submit { job.start() } }
@@ -67,7 +69,8 @@ public final class WorkExecutor: Sendable {
     /// Runs `body` on one of the executor's threads whatever happens to the calling task (for work that must not
     /// be dropped half-way, such as cache bookkeeping).
     public func runToCompletion<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+        if isCurrent { return body() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             submit { continuation.resume(returning: body()) }
         }
     }
@@ -99,13 +102,19 @@ public final class WorkExecutor: Sendable {
     }
 
     /// The name of the executor whose thread is running the caller; nil anywhere else (the cooperative pool).
-    public static var currentName: String? {
-        Thread.current.threadDictionary[threadKey] as? String
+    public static var currentName: String? { current?.name }
+
+    /// The executor whose thread is running the caller; nil anywhere else (the cooperative pool).
+    public static var current: WorkExecutor? {
+        (Thread.current.threadDictionary[threadKey] as? CurrentExecutor)?.executor
     }
     private static let threadKey = "imago.WorkExecutor"
 
+    /// Whether the caller runs on one of this executor's threads.
+    var isCurrent: Bool { Self.current === self }
+
     private func workLoop() {
-        Thread.current.threadDictionary[Self.threadKey] = name
+        Thread.current.threadDictionary[Self.threadKey] = CurrentExecutor(executor: self)
         while true {
             if available.wait(timeout: .now() + .seconds(Self.idleSeconds)) == .timedOut {
                 let exit = queue.withLock { queue in
@@ -130,8 +139,24 @@ public final class WorkExecutor: Sendable {
     private static let idleSeconds = 5
 }
 
+/// Tasks that prefer a `WorkExecutor` (`withTaskExecutorPreference`, `Task(executorPreference:)`) run on its
+/// threads, and its `run` calls from there run inline: a batch whose stages all run on the compute executor moves
+/// from stage to stage without a thread switch.
+extension WorkExecutor: TaskExecutor {
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// The executor of a thread, kept in its thread dictionary.
+private final class CurrentExecutor: Sendable {
+    let executor: WorkExecutor
+    init(executor: WorkExecutor) { self.executor = executor }
+}
+
 /// One job of `WorkExecutor.run`: waiting, running or done, so a cancellation and the start never both win.
-private final class ExecutorJob<T: Sendable>: Sendable {
+private final class WorkJob<T: Sendable>: Sendable {
     private enum State {
         case created
         case waiting(CheckedContinuation<T, any Error>)

@@ -5,7 +5,8 @@ import ImagoCore
 ///
 /// Only regular files are read. With a root configured, a path that resolves outside it (through `..` or a
 /// symbolic link) is refused before it is opened. Reading is paced by the consumer: each chunk is read when the
-/// stream is asked for it, so a cancelled or abandoned fetch reads nothing more.
+/// stream is asked for it, so a cancelled or abandoned fetch reads nothing more. A file of one chunk is read with
+/// its opening, in a single trip to the I/O threads.
 public struct FileTransport: ImageTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
@@ -24,6 +25,7 @@ public struct FileTransport: ImageTransport {
         // Opening and reading block: they run on the I/O threads, never on the cooperative pool. A fetch
         // cancelled before its next read ends quietly, as a read that sees the cancellation does.
         return AsyncThrowingStream(unfolding: {
+            if let ready = reader.nextReady() { return ready }
             do {
                 return try await WorkExecutor.io.run { try reader.next() }
             } catch is CancellationError {

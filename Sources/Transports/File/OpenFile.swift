@@ -77,21 +77,31 @@ struct OpenFile {
         self.size = Int64(info.st_size)
     }
 
-    /// Reads up to `count` bytes; empty at the end of the file.
+    /// Reads up to `count` bytes; empty at the end of the file. The buffer is not zeroed first: the read fills
+    /// what is returned.
     func read(upTo count: Int) throws -> Data {
-        var data = Data(count: count)
-        let got = data.withUnsafeMutableBytes { buffer -> Int in
-            while true {
-                let result = systemRead(descriptor, buffer.baseAddress, count)
-                if result < 0, errno == EINTR { continue }
-                return result
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, count), alignment: 16)
+        var got = 0
+        while got < count {
+            let result = systemRead(descriptor, buffer + got, count - got)
+            if result < 0, errno == EINTR { continue }
+            guard result >= 0 else {
+                buffer.deallocate()
+                throw error(.transportFailed(status: nil), "cannot read \(path): \(String(cString: strerror(errno)))")
             }
+            if result == 0 { break }
+            got += result
         }
-        guard got >= 0 else {
-            throw error(.transportFailed(status: nil), "cannot read \(path): \(String(cString: strerror(errno)))")
+        guard got > 0 else {
+            buffer.deallocate()
+            return Data()
         }
-        data.count = got
-        return data
+        return Data(bytesNoCopy: buffer, count: got, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    /// Whether the file has no byte after what was read (checked with a one-byte read).
+    func isAtEnd() throws -> Bool {
+        try read(upTo: 1).isEmpty
     }
 
     func close() { _ = systemClose(descriptor) }
