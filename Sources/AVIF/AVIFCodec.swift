@@ -49,6 +49,7 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
         guard AVIFCodec.isAVIF(data.prefix(ImageFormat.sniffLength)) else {
             throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
         }
+        try AVIFLibrary.load(or: .decodingFailed(format: .avif))
         return try data.withUnsafeBytes { bytes in
             try AVIFCodec.decode(bytes, options: options, threads: threads)
         }
@@ -57,6 +58,7 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
     /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`;
     /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
+        try AVIFLibrary.load(or: .encodingFailed(format: .avif))
         let frames = options.allFrames ? image.frames : [image.frames[0]]
         return try AVIFCodec.encode(
             frames, profile: image.iccProfile, options: options, speed: speed, threads: threads)

@@ -48,6 +48,7 @@ public struct HEIFCodec: ImageDecoder, ImageEncoder {
         guard FileTypeBox(data.prefix(ImageFormat.sniffLength))?.isHEIF == true else {
             throw HEIFErrors.decoding("not a HEIF file (no HEIF brand in ftyp)")
         }
+        try HEIFLibrary.load(or: .decodingFailed(format: .heic))
         return try data.withUnsafeBytes { bytes in
             try HEIFCodec.decode(bytes, options: options, threads: threads, usesThumbnails: usesThumbnails)
         }
@@ -55,7 +56,8 @@ public struct HEIFCodec: ImageDecoder, ImageEncoder {
 
     /// Encodes the first frame, embedding a kept ICC profile (`DecodedImage.iccProfile`).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        try HEIFCodec.encode(image.raster, profile: image.iccProfile, options: options, speed: speed)
+        try HEIFLibrary.load(or: .encodingFailed(format: .heic))
+        return try HEIFCodec.encode(image.raster, profile: image.iccProfile, options: options, speed: speed)
     }
 }
 

@@ -29,30 +29,32 @@ public struct JXLCodec: ImageDecoder, ImageEncoder {
         self.effort = Swift.min(Swift.max(effort, 1), 9)
     }
 
-    /// Whether `header` starts a JPEG XL codestream (`FF 0A`) or container (`00 00 00 0C 'JXL ' 0D 0A 87 0A`),
-    /// as libjxl's signature check says.
+    /// Whether `header` starts a JPEG XL codestream (`FF 0A`) or container (`00 00 00 0C 'JXL ' 0D 0A 87 0A`).
+    /// Checked here, not by libjxl: sniffing every other format must not load the library.
     public func canDecode(_ header: Data) -> Bool {
         JXLCodec.hasSignature(header)
     }
 
     static func hasSignature(_ data: Data) -> Bool {
-        let signature = data.prefix(12).withUnsafeBytes { bytes in
-            JxlSignatureCheck(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
-        }
-        return signature == JXL_SIG_CODESTREAM || signature == JXL_SIG_CONTAINER
+        data.starts(with: codestreamSignature) || data.starts(with: containerSignature)
     }
+
+    static let codestreamSignature: [UInt8] = [0xFF, 0x0A]
+    static let containerSignature: [UInt8] = [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// Decodes the image or every frame of an animation (the first only when `options.frames` is `.first`),
     /// checking the limits from the header, and each new frame against the animation limits before its pixels.
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         try options.limits.check(byteCount: data.count)
         guard JXLCodec.hasSignature(data) else { throw JXLErrors.decoding("not a JPEG XL file (no signature)") }
+        try JXLLibrary.load(or: .decodingFailed(format: .jxl))
         return try data.withUnsafeBytes { bytes in try JXLCodec.decode(bytes, options: options) }
     }
 
     /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        try JXLCodec.encode(
+        try JXLLibrary.load(or: .encodingFailed(format: .jxl))
+        return try JXLCodec.encode(
             image, frames: options.allFrames ? image.frames : [image.frames[0]], options: options, effort: effort)
     }
 }

@@ -177,7 +177,8 @@ enum PixelBits {
     @inline(__always)
     static func unpackOpaque(_ word: UInt32) -> SIMD4<Float> {
         // Constants written here, not as static properties: those are lazy globals, checked on every access.
-        let lanes = SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & SIMD4(0xFF, 0xFF00, 0xFF_0000, 0)
+        let lanes =
+            SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & SIMD4(0xFF, 0xFF00, 0xFF_0000, 0)
         return SIMD4<Float>(lanes) * SIMD4(1, 1.0 / 256, 1.0 / 65536, 0)
     }
 
