@@ -73,8 +73,10 @@ import Testing
         for _ in 0..<(width * height) {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let bits = state >> 24
-            pixels += [UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
-                UInt8(truncatingIfNeeded: bits >> 16), opaque ? 255 : UInt8(1 + (bits >> 24) % 255)]
+            pixels += [
+                UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
+                UInt8(truncatingIfNeeded: bits >> 16), opaque ? 255 : UInt8(1 + (bits >> 24) % 255),
+            ]
         }
         return try Raster(width: width, height: height, pixels: pixels)
     }
