@@ -123,7 +123,14 @@ def generate(module, short, headers, libraries, defines):
         "static void **const slots[] = {",
         *(f"    (void **)&real_{name}," for name, _, _ in functions),
         "};",
-        f"static const char *const sonames[] = {{{', '.join(chr(34) + s + chr(34) for s in sonames)}, NULL}};",
+        "#if defined(__APPLE__)",
+        "// Unverified (no Apple SDK here): Homebrew's and MacPorts' places, then the search path.",
+        f'static const char *const sonames[] = {{"/opt/homebrew/lib/lib{short}.dylib", '
+        f'"/opt/local/lib/lib{short}.dylib", "lib{short}.dylib", NULL}};',
+        "#else",
+        f"static const char *const sonames[] = {{{', '.join(chr(34) + s + chr(34) for s in sonames)}, "
+        f'"lib{short}.so", NULL}};',
+        "#endif",
         f'static imago_lazy_library library = {{',
         f'    .name = "lib{short}", .sonames = sonames, .symbols = names, .slots = slots, .count = {len(functions)}}};',
         f"static pthread_once_t once = PTHREAD_ONCE_INIT;",

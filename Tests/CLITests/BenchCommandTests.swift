@@ -44,7 +44,10 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try result.jsonLines().first)
         let thumbnails = try #require(json["thumbnails"] as? [String: Any])
-        #expect(Set(thumbnails.keys) == ["files", "threads", "batch_s", "baseline_s", "ratio"])
+        #expect(
+            Set(thumbnails.keys) == [
+                "files", "threads", "batch_s", "compute_batch_s", "baseline_s", "ratio", "compute_ratio",
+            ])
         #expect(thumbnails["files"] as? Int == 3)
         let threads = try #require(thumbnails["threads"] as? Int)
         #expect((1...3).contains(threads))

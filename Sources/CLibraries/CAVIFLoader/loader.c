@@ -241,7 +241,12 @@ static void **const slots[] = {
     (void **)&real_avifResultToString,
     (void **)&real_avifVersion,
 };
-static const char *const sonames[] = {"libavif.so.15", NULL};
+#if defined(__APPLE__)
+// Unverified (no Apple SDK here): Homebrew's and MacPorts' places, then the search path.
+static const char *const sonames[] = {"/opt/homebrew/lib/libavif.dylib", "/opt/local/lib/libavif.dylib", "libavif.dylib", NULL};
+#else
+static const char *const sonames[] = {"libavif.so.15", "libavif.so", NULL};
+#endif
 static imago_lazy_library library = {
     .name = "libavif", .sonames = sonames, .symbols = names, .slots = slots, .count = 74};
 static pthread_once_t once = PTHREAD_ONCE_INIT;

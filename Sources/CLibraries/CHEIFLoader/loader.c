@@ -520,7 +520,12 @@ static void **const slots[] = {
     (void **)&real_heif_register_encoder_plugin,
     (void **)&real_heif_unload_plugin,
 };
-static const char *const sonames[] = {"libheif.so.1", NULL};
+#if defined(__APPLE__)
+// Unverified (no Apple SDK here): Homebrew's and MacPorts' places, then the search path.
+static const char *const sonames[] = {"/opt/homebrew/lib/libheif.dylib", "/opt/local/lib/libheif.dylib", "libheif.dylib", NULL};
+#else
+static const char *const sonames[] = {"libheif.so.1", "libheif.so", NULL};
+#endif
 static imago_lazy_library library = {
     .name = "libheif", .sonames = sonames, .symbols = names, .slots = slots, .count = 167};
 static pthread_once_t once = PTHREAD_ONCE_INIT;

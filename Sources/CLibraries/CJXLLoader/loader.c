@@ -285,7 +285,12 @@ static void **const slots[] = {
     (void **)&real_JxlEncoderVersion,
     (void **)&real_JxlSignatureCheck,
 };
-static const char *const sonames[] = {"libjxl.so.0.7", NULL};
+#if defined(__APPLE__)
+// Unverified (no Apple SDK here): Homebrew's and MacPorts' places, then the search path.
+static const char *const sonames[] = {"/opt/homebrew/lib/libjxl.dylib", "/opt/local/lib/libjxl.dylib", "libjxl.dylib", NULL};
+#else
+static const char *const sonames[] = {"libjxl.so.0.7", "libjxl.so", NULL};
+#endif
 static imago_lazy_library library = {
     .name = "libjxl", .sonames = sonames, .symbols = names, .slots = slots, .count = 88};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
