@@ -184,11 +184,26 @@ enum PixelBits {
 
     /// A row of `count` opaque pixels as floats (alpha 0). Not inlined: in a larger function the loop loses its
     /// registers and runs several times slower.
-    @inline(never)
     static func unpackOpaqueRow(
         _ pixels: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        for x in 0..<count { out[x] = unpackOpaque(pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)) }
+        unpackOpaqueRow(
+            pixels, count: count, into: out, masks: SIMD4(0xFF, 0xFF00, 0xFF_0000, 0),
+            scales: SIMD4(1, 1.0 / 256, 1.0 / 65536, 0))
+    }
+
+    /// The masks and scales come in as arguments: given constants, the compiler converts the first lane apart,
+    /// with scalar instructions, which makes the loop twice as slow.
+    @inline(never)
+    private static func unpackOpaqueRow(
+        _ pixels: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>, masks: SIMD4<Int32>,
+        scales: SIMD4<Float>
+    ) {
+        for x in 0..<count {
+            let word = pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+            out[x] =
+                SIMD4<Float>(SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & masks) * scales
+        }
     }
 
     /// Floats already clamped to 0...255 as four bytes (RGBA in memory order), rounded to nearest.
