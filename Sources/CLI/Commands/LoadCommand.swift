@@ -187,7 +187,8 @@ private final class SourceQueue: Sendable {
                     sizes.withLock { $0 += batch }
                     batch.removeAll(keepingCapacity: true)
                 }
-                if taken.load(ordering: .relaxed) > sources.count { return }  // the batch was stopped
+                // Every source handed out (each worker's last `next()` goes past the end): no size is needed.
+                if taken.load(ordering: .relaxed) > sources.count { return }
             }
         }
     }

@@ -35,6 +35,7 @@ struct LoadJob: Sendable {
     ///
     /// The load runs on the compute executor's threads: a batch is all throughput, so its stages follow each other
     /// on one thread instead of hopping between the cooperative pool and the executor.
+    ///
     /// `fileSize` is the source's size when already known (the batch reads the sizes ahead), else it is read here.
     func run(_ source: String, outputName: String?, fileSize: Int? = nil) async -> LoadOutcome {
         await withTaskExecutorPreference(WorkExecutor.compute) {
