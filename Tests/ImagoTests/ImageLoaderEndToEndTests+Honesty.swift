@@ -12,8 +12,11 @@ extension ImageLoaderEndToEndTests {
         _ = try await loader.image(for: ImageRequest(url: folder.appendingPathComponent("a.png")))
         let dataURI = "data:image/png;base64," + png.base64EncodedString()
         _ = try await loader.image(for: ImageRequest(source: dataURI))
+        // Cache writes run beside the decode: wait for them before counting.
+        await loader.waitForPendingWrites()
         #expect(await cache.stats().writes == 0)
         _ = try await loader.image(for: ImageRequest(url: server.url("/img/a.png?key=kept")))
+        await loader.waitForPendingWrites()
         #expect(await cache.stats().writes == 1)
     }
 

@@ -18,6 +18,7 @@ public final class HTTPTransport: ImageTransport {
     private let session: URLSession
     private let router: HTTPSessionDelegate
     private let callbackQueue: OperationQueue
+    private let callbackDispatchQueue: DispatchQueue
 
     /// Creates a transport with its own URLSession.
     public init(configuration: Configuration = Configuration()) {
@@ -36,6 +37,13 @@ public final class HTTPTransport: ImageTransport {
         // One serial queue keeps each task's callbacks in order, so chunks are yielded in the order they came.
         queue.maxConcurrentOperationCount = 1
         queue.name = "Imago.HTTPTransport"
+        // On a private serial dispatch queue, which gets a thread of its own when it has work: left to the global
+        // queues (the cooperative pool's threads on Linux), the callbacks waited whenever the pool was busy, and a
+        // trickling response hit the idle timeout although its bytes had come.
+        // (The operation queue does not keep its underlying queue: the transport does.)
+        let callbacks = DispatchQueue(label: "Imago.HTTPTransport.callbacks")
+        queue.underlyingQueue = callbacks
+        self.callbackDispatchQueue = callbacks
         self.session = URLSession(configuration: sessionConfiguration, delegate: router, delegateQueue: queue)
         self.router = router
         self.callbackQueue = queue
