@@ -3,8 +3,8 @@ import Testing
 
 /// The table-driven parser, seen from outside: help, usage errors and their exit status.
 @Suite struct ArgumentParserTests {
-    @Test func topLevelHelpListsEveryCommand() throws {
-        let result = try ImagoTool.run(["--help"])
+    @Test func topLevelHelpListsEveryCommand() async throws {
+        let result = try await ImagoTool.run(["--help"])
         #expect(result.status == 0)
         for command in [
             "info", "convert", "load", "show", "sheet", "cache", "config", "bench decode", "bench pipeline",
@@ -14,15 +14,15 @@ import Testing
     }
 
     @Test(arguments: ["info", "convert", "load", "show", "sheet", "cache", "config", "bench decode", "bench pipeline"])
-    func everyCommandHasHelp(command: String) throws {
-        let result = try ImagoTool.run(command.split(separator: " ").map(String.init) + ["--help"])
+    func everyCommandHasHelp(command: String) async throws {
+        let result = try await ImagoTool.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("usage: imago \(command) "))
         #expect(result.stdout.contains("--help"))
     }
 
-    @Test func unknownFlagPrintsUsageAndExits2() throws {
-        let result = try ImagoTool.run(["info", "--bogus", "x.png"])
+    @Test func unknownFlagPrintsUsageAndExits2() async throws {
+        let result = try await ImagoTool.run(["info", "--bogus", "x.png"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("unknown option --bogus"))
@@ -47,16 +47,16 @@ import Testing
         ["nonsense"],
         [],
     ])
-    func badCommandLinesExit2(arguments: [String]) throws {
-        let result = try ImagoTool.run(arguments)
+    func badCommandLinesExit2(arguments: [String]) async throws {
+        let result = try await ImagoTool.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("usage: imago"))
     }
 
-    @Test func flagsTakeInlineValuesAndStopAtDoubleDash() throws {
+    @Test func flagsTakeInlineValuesAndStopAtDoubleDash() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG(name: "-dash.png")
-        let result = try ImagoTool.run(["info", "--json", "--", path])
+        let result = try await ImagoTool.run(["info", "--json", "--", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().first?["width"] as? Int == 16)
     }

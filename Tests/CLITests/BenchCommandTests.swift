@@ -3,10 +3,10 @@ import Imago
 import Testing
 
 @Suite struct BenchCommandTests {
-    @Test func benchDecodePrintsMedianAndMinimum() throws {
+    @Test func benchDecodePrintsMedianAndMinimum() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
-        let result = try ImagoTool.run(["bench", "decode", path, "--iterations", "3", "--json"])
+        let result = try await ImagoTool.run(["bench", "decode", path, "--iterations", "3", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try result.jsonLines().first)
         #expect(Set(json.keys) == ["median_ms", "min_ms"])
@@ -15,11 +15,11 @@ import Testing
         #expect(minimum >= 0 && minimum <= median)
     }
 
-    @Test func benchPipelineCoalescesIntoOneDecode() throws {
+    @Test func benchPipelineCoalescesIntoOneDecode() async throws {
         let fixtures = try Fixtures()
         let first = try fixtures.redOverBluePNG(name: "a.png", width: 64, height: 64)
         let second = try fixtures.animation(as: .gif, name: "b.gif")
-        let result = try ImagoTool.run([
+        let result = try await ImagoTool.run([
             "bench", "pipeline", first, second, "--requests", "50", "--fan-in", "8", "--max-size", "32", "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -32,14 +32,14 @@ import Testing
         #expect(coalesce["fanin_ms"] != nil)
     }
 
-    @Test func benchPipelineReportsTheThumbnailBatchAgainstItsBaseline() throws {
+    @Test func benchPipelineReportsTheThumbnailBatchAgainstItsBaseline() async throws {
         let fixtures = try Fixtures()
         let raster = try Fixtures.split(
             width: 320, height: 240, top: RGBA(200, 30, 30), bottom: RGBA(20, 40, 220))
         let files = try (0..<3).map {
             try fixtures.write(DecodedImage(raster: raster, format: .jpeg), as: .jpeg, name: "photo-\($0).jpg")
         }
-        let result = try ImagoTool.run(
+        let result = try await ImagoTool.run(
             ["bench", "pipeline"] + files + ["--requests", "10", "--fan-in", "2", "--max-size", "64", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try result.jsonLines().first)
@@ -59,23 +59,23 @@ import Testing
         #expect(abs(ratio - batch / baseline) <= 1e-8 * ratio)
     }
 
-    @Test func benchPipelineTextNamesTheThumbnailBatchOnlyWithMaxSize() throws {
+    @Test func benchPipelineTextNamesTheThumbnailBatchOnlyWithMaxSize() async throws {
         let fixtures = try Fixtures()
         let file = try fixtures.redOverBluePNG(name: "a.png", width: 64, height: 64)
-        let sized = try ImagoTool.run([
+        let sized = try await ImagoTool.run([
             "bench", "pipeline", file, "--requests", "5", "--fan-in", "2", "--max-size", "16",
         ])
         #expect(sized.status == 0, "\(sized.stderr)")
         #expect(sized.stdout.contains("thumbnails:  1 file(s) on 1 thread(s): loader "))
         #expect(sized.stdout.contains("ratio "))
-        let unsized = try ImagoTool.run(["bench", "pipeline", file, "--requests", "5", "--fan-in", "2", "--json"])
+        let unsized = try await ImagoTool.run(["bench", "pipeline", file, "--requests", "5", "--fan-in", "2", "--json"])
         #expect(unsized.status == 0, "\(unsized.stderr)")
         let json = try #require(try unsized.jsonLines().first)
         #expect(json["thumbnails"] == nil)
     }
 
-    @Test func benchDecodeOfAMissingFileFails() throws {
-        let result = try ImagoTool.run(["bench", "decode", "/nonexistent/imago.png"])
+    @Test func benchDecodeOfAMissingFileFails() async throws {
+        let result = try await ImagoTool.run(["bench", "decode", "/nonexistent/imago.png"])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("/nonexistent/imago.png: ") == true)

@@ -2,29 +2,30 @@ import Foundation
 import Testing
 
 @Suite struct CacheCommandTests {
-    @Test func pathFollowsTheFlagThenTheEnvironment() throws {
-        let flagged = try ImagoTool.run(["cache", "path", "--cache-dir", "/tmp/imago-flagged"])
+    @Test func pathFollowsTheFlagThenTheEnvironment() async throws {
+        let flagged = try await ImagoTool.run(["cache", "path", "--cache-dir", "/tmp/imago-flagged"])
         #expect(flagged.stdout == "/tmp/imago-flagged\n")
-        let environment = try ImagoTool.run(["cache", "path"], environment: ["IMAGO_CACHE_DIR": "/tmp/imago-env"])
+        let environment = try await ImagoTool.run(
+            ["cache", "path"], environment: ["IMAGO_CACHE_DIR": "/tmp/imago-env"])
         #expect(environment.stdout == "/tmp/imago-env\n")
-        let fallback = try ImagoTool.run(
+        let fallback = try await ImagoTool.run(
             ["cache", "path"], environment: ["IMAGO_CACHE_DIR": nil, "XDG_CACHE_HOME": "/x"])
         #expect(fallback.stdout == "/x/imago\n")
     }
 
-    @Test func statsAndClearSeeWhatALoadCached() throws {
+    @Test func statsAndClearSeeWhatALoadCached() async throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "ok.png")
         let server = try LoopbackServer(serving: fixtures.folder)
         let cacheDir = fixtures.path("cache")
-        let load = try ImagoTool.run(["load", server.url("ok.png")], environment: ["IMAGO_CACHE_DIR": cacheDir])
+        let load = try await ImagoTool.run(["load", server.url("ok.png")], environment: ["IMAGO_CACHE_DIR": cacheDir])
         #expect(load.status == 0, "\(load.stderr)")
-        let stats = try ImagoTool.run(["cache", "stats"], environment: ["IMAGO_CACHE_DIR": cacheDir])
+        let stats = try await ImagoTool.run(["cache", "stats"], environment: ["IMAGO_CACHE_DIR": cacheDir])
         #expect(stats.status == 0)
         #expect(stats.stdout.contains("entries: 1"))
-        let clear = try ImagoTool.run(["cache", "clear", "--cache-dir", cacheDir])
+        let clear = try await ImagoTool.run(["cache", "clear", "--cache-dir", cacheDir])
         #expect(clear.status == 0)
-        let after = try ImagoTool.run(["cache", "stats", "--cache-dir", cacheDir])
+        let after = try await ImagoTool.run(["cache", "stats", "--cache-dir", cacheDir])
         #expect(after.stdout.contains("entries: 0"))
     }
 }

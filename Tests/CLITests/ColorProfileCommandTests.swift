@@ -12,10 +12,10 @@ import Testing
 
     static let keep = DecodeOptions(colorProfiles: .keep)
 
-    @Test func infoNamesTheProfileAndListsWarnings() throws {
+    @Test func infoNamesTheProfileAndListsWarnings() async throws {
         let tagged = Self.fixture("rgb-adobe.jpg")
         let malformed = Self.fixture("malformed.png")
-        let result = try ImagoTool.run(["info", "--json", tagged, malformed])
+        let result = try await ImagoTool.run(["info", "--json", tagged, malformed])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try result.jsonLines()
         #expect(lines.count == 2)
@@ -24,15 +24,15 @@ import Testing
         #expect(lines[1]["colorProfile"] is NSNull)
         let warnings = try #require(lines[1]["warnings"] as? [String])
         #expect(warnings.contains { $0.contains("iCCP") }, "\(warnings)")
-        let text = try ImagoTool.run(["info", tagged, malformed])
+        let text = try await ImagoTool.run(["info", tagged, malformed])
         #expect(text.stdout.contains("profile \"Compatible with Adobe RGB (1998)\""))
         #expect(text.stdout.contains("  warning: "), "\(text.stdout)")
     }
 
-    @Test func convertWritesSRGBPixelsAndNoProfile() throws {
+    @Test func convertWritesSRGBPixelsAndNoProfile() async throws {
         let fixtures = try Fixtures()
         let output = fixtures.path("out.png")
-        #expect(try ImagoTool.run(["convert", Self.fixture("rgb-romm.png"), "-o", output]).status == 0)
+        #expect(try await ImagoTool.run(["convert", Self.fixture("rgb-romm.png"), "-o", output]).status == 0)
         let written = try PNGCodec().decode(Data(contentsOf: URL(fileURLWithPath: output)), options: Self.keep)
         #expect(written.iccProfile == nil)
         let reference = URL(fileURLWithPath: Self.fixture("rgb-romm.png.expected.png"))
@@ -40,7 +40,7 @@ import Testing
         #expect(written.raster == expected.raster)
     }
 
-    @Test func convertKeepProfileKeepsThePixelsAndEmbedsTheProfile() throws {
+    @Test func convertKeepProfileKeepsThePixelsAndEmbedsTheProfile() async throws {
         let fixtures = try Fixtures()
         let source = Self.fixture("rgb-romm.png")
         let stored = try PNGCodec().decode(Data(contentsOf: URL(fileURLWithPath: source)), options: Self.keep)
@@ -49,7 +49,7 @@ import Testing
         ]
         for (name, decoder) in decoders {
             let output = fixtures.path(name)
-            let result = try ImagoTool.run(["convert", source, "-o", output, "--keep-profile", "--lossless"])
+            let result = try await ImagoTool.run(["convert", source, "-o", output, "--keep-profile", "--lossless"])
             #expect(result.status == 0, "\(result.stderr)")
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
             let written = try decoder.decode(data, options: Self.keep)
@@ -58,10 +58,12 @@ import Testing
         }
     }
 
-    @Test func convertWithAShrinkConvertsAfterTheResize() throws {
+    @Test func convertWithAShrinkConvertsAfterTheResize() async throws {
         let fixtures = try Fixtures()
         let output = fixtures.path("small.png")
-        let result = try ImagoTool.run(["convert", Self.fixture("rgb-romm.png"), "-o", output, "--max-size", "12"])
+        let result = try await ImagoTool.run([
+            "convert", Self.fixture("rgb-romm.png"), "-o", output, "--max-size", "12",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try PNGCodec().decode(Data(contentsOf: URL(fileURLWithPath: output)), options: Self.keep)
         #expect(written.width == 12 && written.iccProfile == nil)

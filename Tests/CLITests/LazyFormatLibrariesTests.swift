@@ -9,8 +9,8 @@ import Testing
     static let libraries = ["libavif.so", "libheif.so", "libjxl.so"]
 
     /// The shared objects the run of `imago arguments…` loaded, as the loader names them.
-    static func loadedLibraries(_ arguments: [String]) throws -> (status: Int32, loaded: [String], log: String) {
-        let result = try ImagoTool.run(arguments, environment: ["LD_DEBUG": "files"])
+    static func loadedLibraries(_ arguments: [String]) async throws -> (status: Int32, loaded: [String], log: String) {
+        let result = try await ImagoTool.run(arguments, environment: ["LD_DEBUG": "files"])
         let loaded = result.stderr.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.range(of: "file=") else { return nil }
             return String(line[range.upperBound...].prefix { $0 != " " && $0 != ";" })
@@ -18,12 +18,12 @@ import Testing
         return (result.status, loaded, result.stderr)
     }
 
-    @Test func jpegAndPNGWorkLoadsNoneOfThem() throws {
+    @Test func jpegAndPNGWorkLoadsNoneOfThem() async throws {
         let fixtures = try Fixtures()
         let raster = try Fixtures.split(width: 16, height: 8, top: RGBA(200, 10, 10), bottom: RGBA(10, 10, 200))
         let jpeg = try fixtures.write(DecodedImage(raster: raster, format: .jpeg), as: .jpeg, name: "a.jpg")
         let png = try fixtures.write(DecodedImage(raster: raster, format: .png), as: .png, name: "b.png")
-        let run = try Self.loadedLibraries([
+        let run = try await Self.loadedLibraries([
             "load", jpeg, png, "--max-size", "8", "--out", fixtures.path("out"), "--no-cache",
         ])
         #expect(run.status == 0)
@@ -38,9 +38,9 @@ import Testing
         ("AVIF", "still.avif", "libavif.so"), ("HEIF", "still.heic", "libheif.so"),
         ("JXL", "lossless.jxl", "libjxl.so"),
     ])
-    func aFileOfTheFormatLoadsItsLibraryOnly(module: String, name: String, library: String) throws {
+    func aFileOfTheFormatLoadsItsLibraryOnly(module: String, name: String, library: String) async throws {
         let path = NewFormatsCommandTests.fixture(module, name).path
-        let run = try Self.loadedLibraries(["info", "--json", path])
+        let run = try await Self.loadedLibraries(["info", "--json", path])
         #expect(run.status == 0, "\(run.log.suffix(2000))")
         #expect(run.loaded.contains { $0.contains(library) }, "\(library) was not loaded")
         for other in Self.libraries where other != library {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension LoadCommandTests {
-    @Test func theProxyEnvironmentVariablesAreIgnored() throws {
+    @Test func theProxyEnvironmentVariablesAreIgnored() async throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "ok.png")
         let server = try LoopbackServer(serving: fixtures.folder)
@@ -12,7 +12,7 @@ extension LoadCommandTests {
             "http_proxy": deadProxy, "HTTPS_PROXY": deadProxy, "https_proxy": deadProxy, "ALL_PROXY": deadProxy,
             "all_proxy": deadProxy,
         ]
-        let result = try ImagoTool.run(
+        let result = try await ImagoTool.run(
             ["load", "--json", "--no-cache", server.url("ok.png")], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try result.jsonLines().first?["ok"] as? Bool == true)

@@ -42,7 +42,7 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
-    @Test func previewLinesComeBeforeTheSourceLineAsTheyHappen() throws {
+    @Test func previewLinesComeBeforeTheSourceLineAsTheyHappen() async throws {
         let url = server.url(ProgressiveFixtures.progressiveJPEG, rate: jpeg.count / 2, chunk: 2048, id: "cli")
             .absoluteString
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("imago-previews-\(UUID())")
@@ -70,8 +70,8 @@ import Testing
         #expect(written.count == 1)
     }
 
-    @Test func previewsNeedJSON() throws {
-        let result = try ImagoTool.run(["load", "--previews", "x.png"])
+    @Test func previewsNeedJSON() async throws {
+        let result = try await ImagoTool.run(["load", "--previews", "x.png"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--json"))
     }

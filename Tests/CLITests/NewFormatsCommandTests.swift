@@ -14,14 +14,14 @@ import Testing
         ("JXL", "lossless.jxl"), ("JXL", "anim.jxl"),
     ]
 
-    @Test func infoDescribesEachFormatOverHTTP() throws {
+    @Test func infoDescribesEachFormatOverHTTP() async throws {
         let fixtures = try Fixtures()
         for file in Self.served {
             try FileManager.default.copyItem(
                 at: Self.fixture(file.module, file.name), to: URL(fileURLWithPath: fixtures.path(file.name)))
         }
         let server = try LoopbackServer(serving: fixtures.folder)
-        let result = try ImagoTool.run(["info", "--json"] + Self.served.map { server.url($0.name) })
+        let result = try await ImagoTool.run(["info", "--json"] + Self.served.map { server.url($0.name) })
         #expect(result.status == 0, "\(result.stderr)")
         let byName = Dictionary(
             uniqueKeysWithValues: try result.jsonLines().map {
@@ -38,11 +38,11 @@ import Testing
     }
 
     @Test(arguments: ["avif", "heic", "jxl"])
-    func convertWritesTheFormatFromTheFlagOrTheExtension(_ format: String) throws {
+    func convertWritesTheFormatFromTheFlagOrTheExtension(_ format: String) async throws {
         let fixtures = try Fixtures()
         let source = try fixtures.redOverBluePNG(width: 24, height: 16)
         let byFlag = fixtures.path("by-flag.out")
-        let converted = try ImagoTool.run(["convert", source, "-o", byFlag, "--format", format, "--lossless"])
+        let converted = try await ImagoTool.run(["convert", source, "-o", byFlag, "--format", format, "--lossless"])
         #expect(converted.status == 0, "\(converted.stderr)")
         let image = try fixtures.decode(byFlag)
         #expect(image.format == ImageFormat(format) && image.width == 24 && image.height == 16)
@@ -50,24 +50,25 @@ import Testing
         let delta = zip(image.raster.pixels, original.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
         #expect(delta <= 1)  // HEIC's lossless is within 1 (libheif's GBR rounding); AVIF and JPEG XL are exact
         let byExtension = fixtures.path("picture." + (format == "heic" ? "heif" : format))
-        #expect(try ImagoTool.run(["convert", source, "-o", byExtension, "--quality", "60"]).status == 0)
+        #expect(try await ImagoTool.run(["convert", source, "-o", byExtension, "--quality", "60"]).status == 0)
         #expect(try fixtures.decode(byExtension).format == ImageFormat(format))
     }
 
-    @Test func convertKeepsAnAVIFSequenceWithAllFrames() throws {
+    @Test func convertKeepsAnAVIFSequenceWithAllFrames() async throws {
         let fixtures = try Fixtures()
         let output = fixtures.path("again.avif")
         let source = Self.fixture("AVIF", "anim.avif").path
-        #expect(try ImagoTool.run(["convert", source, "-o", output, "--all-frames"]).status == 0)
+        #expect(try await ImagoTool.run(["convert", source, "-o", output, "--all-frames"]).status == 0)
         let image = try fixtures.decode(output)
         #expect(image.frames.count == 3 && image.durations.map { ($0 * 10).rounded() } == [1, 2, 3])
         let gif = fixtures.path("again.gif")
         #expect(
-            try ImagoTool.run(["convert", Self.fixture("JXL", "anim.jxl").path, "-o", gif, "--all-frames"]).status == 0)
+            try await ImagoTool.run(["convert", Self.fixture("JXL", "anim.jxl").path, "-o", gif, "--all-frames"]).status
+                == 0)
         #expect(try fixtures.decode(gif).frames.count == 3)
     }
 
-    @Test func loadFetchesOverHTTPAndWritesTheAskedFormat() throws {
+    @Test func loadFetchesOverHTTPAndWritesTheAskedFormat() async throws {
         let fixtures = try Fixtures()
         for file in Self.served {
             try FileManager.default.copyItem(
@@ -76,7 +77,7 @@ import Testing
         let server = try LoopbackServer(serving: fixtures.folder)
         let out = fixtures.path("out")
         let sources = ["still.avif", "still.heic", "lossless.jxl"].map { server.url($0) }
-        let result = try ImagoTool.run(
+        let result = try await ImagoTool.run(
             ["load", "--json", "--no-cache", "--out", out, "--format", "jxl"] + sources)
         #expect(result.status == 0, "\(result.stderr)")
         let formats = try result.jsonLines().compactMap { $0["format"] as? String }

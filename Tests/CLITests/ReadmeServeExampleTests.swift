@@ -9,7 +9,7 @@ import Testing
 /// The README's `imago serve` example, run as written (with the built executable, a free port and a temporary
 /// folder in place of `swift run`, 8080 and /tmp).
 @Suite struct ReadmeServeExampleTests {
-    @Test func theServeExampleAnswersAResizedWebP() throws {
+    @Test func theServeExampleAnswersAResizedWebP() async throws {
         let readme = try String(
             contentsOf: ImagoTool.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Serving images").dropFirst().first)

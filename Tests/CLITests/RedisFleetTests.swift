@@ -42,9 +42,10 @@ import Testing
 
     /// Runs `imago load --json` over `names` with its own disk folder and output folder; checks every image has
     /// exactly the origin's pixels and returns each source's `cache` field.
-    func load(_ names: [String], config: String, disk: String) throws -> (caches: [String], result: ProcessResult) {
+    func load(_ names: [String], config: String, disk: String) async throws -> (caches: [String], result: ProcessResult)
+    {
         let out = fixtures.path("out-\(UUID().uuidString)")
-        let result = try ImagoTool.run(
+        let result = try await ImagoTool.run(
             ["load", "--json", "--config", config, "--cache-dir", fixtures.path(disk), "--out", out, "--format", "png"]
                 + names.map { origin.url($0).absoluteString })
         #expect(result.status == 0, "\(result.stderr)")
@@ -60,24 +61,28 @@ import Testing
     @Test func twoProcessesWithSeparateDiskFoldersShareHitsThroughRedis() async throws {
         let config = try config()
         let names = Array(Self.names.prefix(3))
-        #expect(try load(names, config: config, disk: "disk-a").caches == ["network", "network", "network"])
-        #expect(try load(names, config: config, disk: "disk-b").caches == ["redis", "redis", "redis"])
-        let summary = try ImagoTool.run(
+        #expect(try await load(names, config: config, disk: "disk-a").caches == ["network", "network", "network"])
+        #expect(try await load(names, config: config, disk: "disk-b").caches == ["redis", "redis", "redis"])
+        let summary = try await ImagoTool.run(
             ["load", "--config", config, "--cache-dir", fixtures.path("disk-c"), origin.url(names[0]).absoluteString])
         #expect(summary.stdout.contains("memory 0, disk 0, redis 1, network 0"), "\(summary.stdout)")
         // The second process's disk layer was back-filled from Redis.
-        #expect(try load(names, config: config, disk: "disk-b").caches == ["disk", "disk", "disk"])
+        #expect(try await load(names, config: config, disk: "disk-b").caches == ["disk", "disk", "disk"])
         for name in names { #expect(try await origin.count(name) == 1, "\(name) was fetched more than once") }
     }
 
     @Test func threeProcessesLoadingTheSameSourcesAtOnce() async throws {
         let config = try config()
         let outcomes = Mutex3()
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
-            do {
-                outcomes.set(index, try load(Self.names, config: config, disk: "disk-\(index)").caches)
-            } catch {
-                outcomes.set(index, ["failed: \(error)"])
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<3 {
+                group.addTask {
+                    do {
+                        outcomes.set(index, try await load(Self.names, config: config, disk: "disk-\(index)").caches)
+                    } catch {
+                        outcomes.set(index, ["failed: \(error)"])
+                    }
+                }
             }
         }
         for caches in outcomes.all {
@@ -90,37 +95,37 @@ import Testing
             #expect((1...3).contains(count), "\(name) fetched \(count) times")
         }
         // A fourth process, with an empty disk folder, is served by Redis alone.
-        #expect(try load(Self.names, config: config, disk: "disk-late").caches.allSatisfy { $0 == "redis" })
+        #expect(try await load(Self.names, config: config, disk: "disk-late").caches.allSatisfy { $0 == "redis" })
     }
 
-    @Test func aRedisThatIsDownCostsOneWarningAndNoFailure() throws {
+    @Test func aRedisThatIsDownCostsOneWarningAndNoFailure() async throws {
         let config = try config(redisURL: "redis://127.0.0.1:\(try RedisServer.freePort())/0", tiered: false)
-        let (caches, result) = try load(Self.names, config: config, disk: "unused")
+        let (caches, result) = try await load(Self.names, config: config, disk: "unused")
         #expect(caches == Array(repeating: "network", count: Self.names.count))
         let warnings = result.errorLines.filter { $0.contains("warning") }
         #expect(warnings.count == 1, "\(result.stderr)")
         #expect(warnings.first?.contains("redis") == true, "\(result.stderr)")
     }
 
-    @Test func cacheStatsAndClearSeeOnlyThePrefix() throws {
+    @Test func cacheStatsAndClearSeeOnlyThePrefix() async throws {
         let config = try config(tiered: false)
         try redis.cli(["SET", "someone-else:key", "kept"])
-        _ = try load(Array(Self.names.prefix(2)), config: config, disk: "unused")
-        let stats = try ImagoTool.run(["cache", "stats", "--config", config])
+        _ = try await load(Array(Self.names.prefix(2)), config: config, disk: "unused")
+        let stats = try await ImagoTool.run(["cache", "stats", "--config", config])
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(stats.lines.contains("cache: redis"), "\(stats.stdout)")
         #expect(stats.lines.contains("prefix: fleet:"), "\(stats.stdout)")
         #expect(stats.lines.contains("entries: 2"), "\(stats.stdout)")
-        let clear = try ImagoTool.run(["cache", "clear", "--config", config])
+        let clear = try await ImagoTool.run(["cache", "clear", "--config", config])
         #expect(clear.status == 0, "\(clear.stderr)")
         #expect(clear.stdout.contains("removed 2 entries"), "\(clear.stdout)")
-        #expect(try ImagoTool.run(["cache", "stats", "--config", config]).lines.contains("entries: 0"))
+        #expect(try await ImagoTool.run(["cache", "stats", "--config", config]).lines.contains("entries: 0"))
         #expect(try redis.cli(["GET", "someone-else:key"]) == "kept")
     }
 
-    @Test func cacheStatsOfAnUnreachableRedisFails() throws {
+    @Test func cacheStatsOfAnUnreachableRedisFails() async throws {
         let config = try config(redisURL: "redis://127.0.0.1:\(try RedisServer.freePort())/0")
-        let stats = try ImagoTool.run(["cache", "stats", "--config", config, "--cache-dir", fixtures.path("d")])
+        let stats = try await ImagoTool.run(["cache", "stats", "--config", config, "--cache-dir", fixtures.path("d")])
         #expect(stats.status == 1)
         #expect(stats.lines.contains("cache: disk"), "the disk layer is still shown")
         #expect(stats.stderr.contains("imago cache: redis:"), "\(stats.stderr)")

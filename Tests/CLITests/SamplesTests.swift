@@ -9,18 +9,18 @@ import Testing
         return names.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    @Test func theQuickStartLoadsEverySample() throws {
+    @Test func theQuickStartLoadsEverySample() async throws {
         let samples = Self.samples
         #expect(samples.count >= 5)
-        let result = try ImagoTool.run(["load", "--no-cache", "--json"] + samples)
+        let result = try await ImagoTool.run(["load", "--no-cache", "--json"] + samples)
         #expect(result.status == 0, "\(result.stderr)")
         let formats = Set(try result.jsonLines().compactMap { $0["format"] as? String })
         #expect(formats == ["png", "jpeg", "gif", "webp"])
     }
 
-    @Test func theSamplesShowOffOrientationAnimationAndAlpha() throws {
+    @Test func theSamplesShowOffOrientationAnimationAndAlpha() async throws {
         let samples = Self.samples
-        let lines = try ImagoTool.run(["info", "--json"] + samples).jsonLines()
+        let lines = try await ImagoTool.run(["info", "--json"] + samples).jsonLines()
         let byName = Dictionary(
             uniqueKeysWithValues: lines.map {
                 (URL(fileURLWithPath: $0["source"] as? String ?? "").lastPathComponent, $0)
@@ -33,7 +33,7 @@ import Testing
             let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             #expect(size < 50_000, "\(path) is \(size) bytes")
         }
-        let show = try ImagoTool.run(["show", samples.first { $0.hasSuffix("imago.png") } ?? "", "--width", "40"])
+        let show = try await ImagoTool.run(["show", samples.first { $0.hasSuffix("imago.png") } ?? "", "--width", "40"])
         #expect(show.status == 0)
         #expect(show.lines.count == 13)
     }

@@ -24,7 +24,7 @@ import Testing
         return "/unsafe/\(options)/plain/\(source)"
     }
 
-    @Test func printsTheReadyLineAndOneAccessLogLinePerRequest() throws {
+    @Test func printsTheReadyLineAndOneAccessLogLinePerRequest() async throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "a.png", width: 32, height: 16)
         let origin = try LoopbackServer(serving: fixtures.folder)
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    @Test func quietWritesNoAccessLog() throws {
+    @Test func quietWritesNoAccessLog() async throws {
         let fixtures = try Fixtures()
         let origin = try LoopbackServer(serving: fixtures.folder)
         let serve = try ServeProcess([
@@ -61,7 +61,7 @@ import Testing
         #expect(serve.stdout.isEmpty)
     }
 
-    @Test func sigtermLetsRequestsInFlightFinishThenExits0() throws {
+    @Test func sigtermLetsRequestsInFlightFinishThenExits0() async throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "a.png", width: 32, height: 16)
         let origin = try LoopbackServer(serving: fixtures.folder)  // /slow/NAME answers after 3 s
@@ -86,7 +86,7 @@ import Testing
         #expect(serve.stdout.contains("\"status\":200"))
     }
 
-    @Test func requestsOverTheGraceAreAnswered503AndTheExitIsStill0() throws {
+    @Test func requestsOverTheGraceAreAnswered503AndTheExitIsStill0() async throws {
         let fixtures = try Fixtures()
         try fixtures.redOverBluePNG(name: "a.png")
         let origin = try LoopbackServer(serving: fixtures.folder)
@@ -107,23 +107,23 @@ import Testing
         #expect(serve.waitForExit(timeout: 10) == 0)
     }
 
-    @Test func aBadConfigurationExits1NamingTheKey() throws {
+    @Test func aBadConfigurationExits1NamingTheKey() async throws {
         let fixtures = try Fixtures()
         let file = fixtures.path("bad.json")
         try Data(#"{"serve": {"maxSourceBytes": "lots"}}"#.utf8).write(to: URL(fileURLWithPath: file))
-        let result = try ImagoTool.run(["serve", "--config", file, "--listen", "127.0.0.1:0"], timeout: 30)
+        let result = try await ImagoTool.run(["serve", "--config", file, "--listen", "127.0.0.1:0"], timeout: 30)
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.stderr.contains("serve.maxSourceBytes"))
-        let listen = try ImagoTool.run(["serve", "--listen", "localhost"], timeout: 30)
+        let listen = try await ImagoTool.run(["serve", "--listen", "localhost"], timeout: 30)
         #expect(listen.status == 1 && listen.stderr.contains("--listen"))
     }
 
-    @Test func aPortInUseExits1() throws {
+    @Test func aPortInUseExits1() async throws {
         let fixtures = try Fixtures()
         let origin = try LoopbackServer(serving: fixtures.folder)
         let first = try ServeProcess(["--listen", "127.0.0.1:0", "--config", config(fixtures, origin: origin)])
-        let second = try ImagoTool.run(["serve", "--listen", "127.0.0.1:\(first.port)"], timeout: 30)
+        let second = try await ImagoTool.run(["serve", "--listen", "127.0.0.1:\(first.port)"], timeout: 30)
         #expect(second.status == 1)
         #expect(second.errorLines.count == 1)
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port)"))
@@ -131,8 +131,8 @@ import Testing
         #expect(first.waitForExit(timeout: 20) == 0)
     }
 
-    @Test func theDefaultConfigurationHasEveryServeKey() throws {
-        let result = try ImagoTool.run(["config", "--print-default"])
+    @Test func theDefaultConfigurationHasEveryServeKey() async throws {
+        let result = try await ImagoTool.run(["config", "--print-default"])
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let serve = try #require(json?["serve"] as? [String: Any])
         #expect(
@@ -148,7 +148,7 @@ import Testing
         let file = fixtures.path("default.json")
         try Data(result.stdout.utf8).write(to: URL(fileURLWithPath: file))
         let image = try fixtures.redOverBluePNG()
-        let load = try ImagoTool.run(["load", "--config", file, "--no-cache", image])
+        let load = try await ImagoTool.run(["load", "--config", file, "--no-cache", image])
         #expect(load.status == 0, "\(load.stderr)")
         let serveProcess = try ServeProcess(["--listen", "127.0.0.1:0", "--config", file, "--quiet"])
         #expect(try serveProcess.get("/health").status == 200)

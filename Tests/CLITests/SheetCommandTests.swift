@@ -3,13 +3,15 @@ import Imago
 import Testing
 
 @Suite struct SheetCommandTests {
-    @Test func writesAPNGOfTheGridSizeWithFailedCellsMarked() throws {
+    @Test func writesAPNGOfTheGridSizeWithFailedCellsMarked() async throws {
         let fixtures = try Fixtures()
         let first = try fixtures.redOverBluePNG(name: "one.png")
         let second = try fixtures.animation(as: .gif, name: "two.gif")
         let missing = fixtures.path("three.png")
         let sheet = fixtures.path("sheet.png")
-        let result = try ImagoTool.run(["sheet", first, second, missing, "-o", sheet, "--cell", "32", "--columns", "2"])
+        let result = try await ImagoTool.run([
+            "sheet", first, second, missing, "-o", sheet, "--cell", "32", "--columns", "2",
+        ])
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("\(missing): ") == true)
@@ -31,22 +33,22 @@ import Testing
         #expect(labelInk > 10)
     }
 
-    @Test func defaultsToUpToFourColumnsOf128() throws {
+    @Test func defaultsToUpToFourColumnsOf128() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
         let sheet = fixtures.path("sheet.png")
-        let result = try ImagoTool.run(["sheet", path, path, "-o", sheet])
+        let result = try await ImagoTool.run(["sheet", path, path, "-o", sheet])
         #expect(result.status == 0, "\(result.stderr)")
         let image = try fixtures.decode(sheet)
         #expect((image.width, image.height) == (2 * 136, 148))
     }
 
-    @Test func aSheetOverThePixelLimitIsRefusedBeforeAllocating() throws {
+    @Test func aSheetOverThePixelLimitIsRefusedBeforeAllocating() async throws {
         // 1,000 columns of 4,096-pixel cells would be a 4,104,000 x 4,124 canvas: 68 GB of RGBA.
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG()
         let sheet = fixtures.path("sheet.png")
-        let result = try ImagoTool.run(["sheet", path, "-o", sheet, "--cell", "4096", "--columns", "1000"])
+        let result = try await ImagoTool.run(["sheet", path, "-o", sheet, "--cell", "4096", "--columns", "1000"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.contains("too large") == true, "\(result.stderr)")

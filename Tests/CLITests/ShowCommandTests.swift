@@ -24,10 +24,10 @@ import Testing
         return cells
     }
 
-    @Test func redOverBlueDrawsRedRowsAboveBlueRows() throws {
+    @Test func redOverBlueDrawsRedRowsAboveBlueRows() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG(width: 16, height: 16)
-        let result = try ImagoTool.run(["show", path, "--width", "8"])
+        let result = try await ImagoTool.run(["show", path, "--width", "8"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.lines
         #expect(lines.count == 4)
@@ -39,29 +39,29 @@ import Testing
         #expect(last.allSatisfy { $0.top == "0;0;255" && $0.bottom == "0;0;255" })
     }
 
-    @Test func widthComesFromCOLUMNSWhenNotATerminal() throws {
+    @Test func widthComesFromCOLUMNSWhenNotATerminal() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.redOverBluePNG(width: 64, height: 32)
-        let result = try ImagoTool.run(["show", path], environment: ["COLUMNS": "20"])
+        let result = try await ImagoTool.run(["show", path], environment: ["COLUMNS": "20"])
         #expect(result.status == 0)
         #expect(result.lines.count == 5)
         #expect(Self.cells(result.lines[0]).count == 20)
     }
 
-    @Test func noColorFallsBackToAGrayscaleRamp() throws {
+    @Test func noColorFallsBackToAGrayscaleRamp() async throws {
         let fixtures = try Fixtures()
         let raster = try Fixtures.split(width: 8, height: 8, top: RGBA(255, 255, 255), bottom: RGBA(0, 0, 0))
         let path = try fixtures.write(DecodedImage(raster: raster, format: .png), as: .png, name: "bw.png")
-        let result = try ImagoTool.run(["show", path, "--width", "8"], environment: ["NO_COLOR": "1"])
+        let result = try await ImagoTool.run(["show", path, "--width", "8"], environment: ["NO_COLOR": "1"])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(result.lines == ["@@@@@@@@", "@@@@@@@@", "        ", "        "].map { $0 })
     }
 
-    @Test func aFailedSourceIsOneLineAndExit1() throws {
+    @Test func aFailedSourceIsOneLineAndExit1() async throws {
         let fixtures = try Fixtures()
         let text = try fixtures.notAnImage()
-        let result = try ImagoTool.run(["show", text])
+        let result = try await ImagoTool.run(["show", text])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.errorLines == ["\(text): not an image: unknown format"])

@@ -57,10 +57,27 @@ enum ImagoTool {
     }
 
     /// Runs `imago arguments…` with `environment` added to (or, for `nil` values, removed from) the current one.
+    ///
+    /// The wait for the child runs on a thread of its own: a test waiting for `imago` must not hold one of the
+    /// cooperative pool's few threads, which every other test (and a loader's glue) needs meanwhile.
     @discardableResult
     static func run(
         _ arguments: [String], environment: [String: String?] = [:], interruptAfter: Double? = nil,
         timeout: Double = 120
+    ) async throws -> ProcessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        try runBlocking(
+                            arguments, environment: environment, interruptAfter: interruptAfter, timeout: timeout)
+                    })
+            }
+        }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], environment: [String: String?], interruptAfter: Double?, timeout: Double
     ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = try executable()
