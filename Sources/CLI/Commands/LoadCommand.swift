@@ -70,7 +70,9 @@ enum LoadCommand: Command {
     /// then served again (from the memory cache). Reports each outcome as it arrives.
     ///
     /// `concurrency` workers each take the next source as soon as their last one is done, on the compute executor's
-    /// threads: no load waits for this loop to be scheduled before it starts.
+    /// threads: no load waits for this loop to be scheduled before it starts, and a batch being all throughput, a
+    /// load's stages follow each other on one thread instead of hopping between the cooperative pool and the
+    /// executor.
     static func runAll(_ job: LoadJob, options: LoadOptions, concurrency: Int) async -> LoadSummary {
         var unique: [String] = []
         var repeats: [String: Int] = [:]

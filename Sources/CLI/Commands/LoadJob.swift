@@ -31,19 +31,9 @@ struct LoadJob: Sendable {
     let options: LoadOptions
     let writer: OutputWriter?
 
-    /// Loads `source`; `outputName` is its file name (without extension) in the output folder.
-    ///
-    /// The load runs on the compute executor's threads: a batch is all throughput, so its stages follow each other
-    /// on one thread instead of hopping between the cooperative pool and the executor.
-    ///
-    /// `fileSize` is the source's size when already known (the batch reads the sizes ahead), else it is read here.
+    /// Loads `source`; `outputName` is its file name (without extension) in the output folder. `fileSize` is the
+    /// source's size when already known (the batch reads the sizes ahead), else it is read here.
     func run(_ source: String, outputName: String?, fileSize: Int? = nil) async -> LoadOutcome {
-        await withTaskExecutorPreference(WorkExecutor.compute) {
-            await load(source, outputName: outputName, fileSize: fileSize)
-        }
-    }
-
-    private func load(_ source: String, outputName: String?, fileSize: Int?) async -> LoadOutcome {
         let start = ContinuousClock.now
         do {
             let request = try options.request(for: source, preset: setup.preset)

@@ -176,10 +176,7 @@ enum PixelBits {
     /// since SSE2 has no per-lane shift.
     @inline(__always)
     static func unpackOpaque(_ word: UInt32) -> SIMD4<Float> {
-        // Constants written here, not as static properties: those are lazy globals, checked on every access.
-        let lanes =
-            SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & SIMD4(0xFF, 0xFF00, 0xFF_0000, 0)
-        return SIMD4<Float>(lanes) * SIMD4(1, 1.0 / 256, 1.0 / 65536, 0)
+        unpackOpaque(word, masks: opaqueMasks, scales: opaqueScales)
     }
 
     /// A row of `count` opaque pixels as floats (alpha 0). Not inlined: in a larger function the loop loses its
@@ -187,9 +184,7 @@ enum PixelBits {
     static func unpackOpaqueRow(
         _ pixels: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        unpackOpaqueRow(
-            pixels, count: count, into: out, masks: SIMD4(0xFF, 0xFF00, 0xFF_0000, 0),
-            scales: SIMD4(1, 1.0 / 256, 1.0 / 65536, 0))
+        unpackOpaqueRow(pixels, count: count, into: out, masks: opaqueMasks, scales: opaqueScales)
     }
 
     /// The masks and scales come in as arguments: given constants, the compiler converts the first lane apart,
@@ -200,11 +195,19 @@ enum PixelBits {
         scales: SIMD4<Float>
     ) {
         for x in 0..<count {
-            let word = pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-            out[x] =
-                SIMD4<Float>(SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & masks) * scales
+            out[x] = unpackOpaque(
+                pixels.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self), masks: masks, scales: scales)
         }
     }
+
+    @inline(__always)
+    private static func unpackOpaque(_ word: UInt32, masks: SIMD4<Int32>, scales: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4<Float>(SIMD4<Int32>(repeating: Int32(bitPattern: UInt32(littleEndian: word))) & masks) * scales
+    }
+
+    // Computed, not stored: static stored properties are lazy globals, checked on every access.
+    @inline(__always) private static var opaqueMasks: SIMD4<Int32> { SIMD4(0xFF, 0xFF00, 0xFF_0000, 0) }
+    @inline(__always) private static var opaqueScales: SIMD4<Float> { SIMD4(1, 1.0 / 256, 1.0 / 65536, 0) }
 
     /// Floats already clamped to 0...255 as four bytes (RGBA in memory order), rounded to nearest.
     @inline(__always)
