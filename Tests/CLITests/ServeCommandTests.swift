@@ -68,19 +68,13 @@ import Testing
         let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--config", config(fixtures, origin: origin)])
         let path = imagePath(origin, "slow/a.png")
         let port = serve.port
-        let result = Mutex<(Int, Data)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            result.withLock { $0 = try? HTTPGet.get(port: port, path: path) }
-            done.signal()
-        }
+        let request = BackgroundGet(port: port, path: path)
         usleep(800_000)
         let signalled = Date()
         serve.send(SIGTERM)
         usleep(300_000)
         #expect(!HTTPGet.accepts(port: port), "still accepting after SIGTERM")
-        done.wait()
-        #expect(result.withLock { $0?.0 } == 200)
+        #expect(request.status() == 200)
         #expect(serve.waitForExit(timeout: 20) == 0)
         #expect(Date().timeIntervalSince(signalled) < 9)
         #expect(serve.stdout.contains("\"status\":200"))
@@ -94,16 +88,10 @@ import Testing
         let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--config", file])
         let path = imagePath(origin, "slow/a.png")
         let port = serve.port
-        let result = Mutex<(Int, Data)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            result.withLock { $0 = try? HTTPGet.get(port: port, path: path) }
-            done.signal()
-        }
+        let request = BackgroundGet(port: port, path: path)
         usleep(500_000)
         serve.send(SIGTERM)
-        done.wait()
-        #expect(result.withLock { $0?.0 } == 503)
+        #expect(request.status() == 503)
         #expect(serve.waitForExit(timeout: 10) == 0)
     }
 
@@ -152,5 +140,25 @@ import Testing
         #expect(load.status == 0, "\(load.stderr)")
         let serveProcess = try ServeProcess(["--listen", "127.0.0.1:0", "--config", file, "--quiet"])
         #expect(try serveProcess.get("/health").status == 200)
+    }
+}
+
+/// One GET sent on a thread of its own, so the test can signal the server while the request is in flight.
+private final class BackgroundGet: Sendable {
+    private let result = Mutex<(Int, Data)?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(port: Int, path: String) {
+        Thread.detachNewThread { [self] in
+            result.withLock { $0 = try? HTTPGet.get(port: port, path: path) }
+            done.signal()
+        }
+    }
+
+    /// The answer's status, once it came (nil when the request failed).
+    func status() -> Int? {
+        done.wait()
+        done.signal()
+        return result.withLock { $0?.0 }
     }
 }

@@ -83,16 +83,7 @@ enum HTTPGet {
     static func get(port: Int, path: String, timeout: Double = 30) throws -> (status: Int, body: Data) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("cannot connect to port \(port)") }
+        guard openConnection(descriptor, port: port) else { throw TestFailure("cannot connect to port \(port)") }
         var interval = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
@@ -115,6 +106,11 @@ enum HTTPGet {
     static func accepts(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
+        return openConnection(descriptor, port: port)
+    }
+
+    /// Connects `descriptor` to 127.0.0.1:`port`; whether it succeeded.
+    private static func openConnection(_ descriptor: Int32, port: Int) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
