@@ -24,7 +24,8 @@ public struct ImagePath: Sendable, Hashable {
         signature = afterSlash[..<signatureEnd]
         signedPart = path[signatureEnd...]
         let afterSignature = signedPart.dropFirst()
-        guard let optionsEnd = afterSignature.firstIndex(of: "/"), !signature.isEmpty else {
+        // An empty signature is parsed like any other, so that it is refused as one (403), not as a bad path.
+        guard let optionsEnd = afterSignature.firstIndex(of: "/") else {
             throw ServeFailure(400, "expected /SIGNATURE/OPTIONS/SOURCE")
         }
         options = afterSignature[..<optionsEnd]

@@ -130,15 +130,21 @@ public final class ImageServer: Sendable {
                     : "bad signature")
         }
         let options = try ImageOptions(parsing: path.options, maxOutputSide: settings.maxOutputSide)
-        try policy.check(path.url, source: path.source)
+        // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
+        let url: URL
+        do {
+            url = try policy.check(path.url)
+        } catch {
+            throw ServeFailure(ImagoError.wrapping(error, source: path.source))
+        }
         var format: ImageFormat?
         switch options.format {
         case .format(let named): format = named
         case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
         case nil: format = nil
         }
-        let key = "\(options.canonical)|\(format?.rawValue ?? "-")|\(path.source)"
-        return ImageJob(url: path.url, options: options, format: format, varies: options.format == .auto, key: key)
+        let key = "\(options.canonical)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
+        return ImageJob(url: url, options: options, format: format, varies: options.format == .auto, key: key)
     }
 
     private func render(_ job: ImageJob, for request: HTTPRequest) async -> HTTPResponse {

@@ -35,7 +35,7 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidSource where reason.hasPrefix("no such"): self.init(404, "the source does not exist")
         case .invalidSource: self.init(400, "invalid source: \(reason)")
         case .unsupportedScheme: self.init(403, "the source's scheme is not served")
-        case .addressRefused: self.init(403, "the source's address is refused: \(reason)")
+        case .addressRefused: self.init(403, reason)
         case .cancelled: self.init(503, "the request was cancelled", retryAfter: 1)
         default: self.init(500, "\(error.kind.name): \(reason)")
         }

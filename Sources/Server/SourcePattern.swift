@@ -1,3 +1,6 @@
+import Foundation
+import Imago
+
 /// One `allowedSources` entry: a URL prefix whose host may use `*` for one whole label
 /// (`https://*.example.com/`). The host (and port) is matched whole, case-insensitively, so
 /// `https://example.com` does not admit `https://example.com.evil.net/`; the rest is a plain prefix.
@@ -9,6 +12,14 @@ struct SourcePattern: Sendable, Hashable {
 
     /// `nil` when `prefix` is not `scheme:` or `scheme://authority…`, or uses `*` other than as a host label.
     init?(_ prefix: String) {
+        var prefix = prefix
+        if prefix.lowercased().hasPrefix("file://"), let path = prefix.dropFirst(7).removingPercentEncoding,
+            path.hasPrefix("/"), !path.contains("*")
+        {
+            let resolved = SourceURL.resolvingSymlinks(SourceURL.removingDotSegments(path) { $0 })
+            let folder = resolved.hasSuffix("/") && resolved != "/"
+            prefix = URL(fileURLWithPath: resolved, isDirectory: folder).absoluteString
+        }
         guard let colon = prefix.firstIndex(of: ":"), colon > prefix.startIndex else { return nil }
         scheme = prefix[..<colon].lowercased()
         guard scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }

@@ -1,13 +1,17 @@
 import Foundation
+import Imago
 
 /// Which sources the server fetches: `allowedSources` prefixes (any http(s) URL when empty; `file:` and `data:`
 /// only when a prefix names them), and no loopback, private, link-local, unique-local, unspecified or multicast
 /// address unless `allowPrivateAddresses`.
 ///
-/// A literal address (in any form a resolver reads: `127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`) and `localhost`
-/// are refused here, before any connection; names are checked on the address they resolve to, and on every
-/// redirect, by the transport's connection filter (`allowsConnection(to:)`).
-public struct SourcePolicy: Sendable {
+/// Prefixes are matched on the normalised source (`SourceURL.normalized`: dot segments removed, `%2e` counted as a
+/// dot, a file's symlinks resolved), and the normalised source is what is fetched, so no spelling of a path leaves
+/// the prefix it was allowed by. The loader applies the same policy to every transport: the source before anything is
+/// read, every redirect's target, and every address a transport connects to (`allowsConnection(to:)`). A literal
+/// address (in any form a resolver reads: `127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`) and `localhost` are refused
+/// here, before any connection; names are checked on the address they resolve to.
+public struct SourcePolicy: SourceAccessPolicy {
     private let patterns: [SourcePattern]
     /// Whether private addresses are allowed.
     public let allowPrivateAddresses: Bool
@@ -18,33 +22,41 @@ public struct SourcePolicy: Sendable {
         allowPrivateAddresses = settings.allowPrivateAddresses
     }
 
-    /// Throws a 403 when `url` (whose text is `source`) may not be fetched.
-    public func check(_ url: URL, source: String) throws {
+    /// The normalised URL to fetch for `url`; throws `addressRefused` (403) when it may not be fetched and
+    /// `invalidSource` (400) when it is malformed.
+    public func check(_ url: URL) throws -> URL {
+        let source = url.absoluteString
         let scheme = url.scheme?.lowercased() ?? ""
+        let normalised = try SourceURL.normalized(url)
         if patterns.isEmpty {
             guard scheme == "http" || scheme == "https" else {
-                throw ServeFailure(403, "only http and https sources are allowed (\(scheme): is not in allowedSources)")
+                throw ImagoError(
+                    .addressRefused, "only http and https sources are allowed (\(scheme): is not in allowedSources)",
+                    source: source)
             }
-        } else if !patterns.contains(where: { $0.matches(source) }) {
-            throw ServeFailure(403, "the source is not in allowedSources")
+        } else if !patterns.contains(where: { $0.matches(normalised.absoluteString) }) {
+            throw ImagoError(.addressRefused, "the source is not in allowedSources", source: source)
         }
-        guard scheme == "http" || scheme == "https" else { return }
-        guard let host = url.host, !host.isEmpty else { throw ServeFailure(400, "the source URL has no host") }
+        guard scheme == "http" || scheme == "https" else { return normalised }
+        guard let host = url.host, !host.isEmpty else {
+            throw ImagoError(.invalidSource, "the source URL has no host", source: source)
+        }
         if url.user != nil || url.password != nil {
-            throw ServeFailure(400, "the source URL carries credentials")
+            throw ImagoError(.invalidSource, "the source URL carries credentials", source: source)
         }
-        guard !allowPrivateAddresses else { return }
+        guard !allowPrivateAddresses else { return normalised }
         var name = host.lowercased()
         while name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") {
-            throw ServeFailure(403, "the source's host is loopback (localhost)")
+            throw ImagoError(.addressRefused, "the source's host is loopback (localhost)", source: source)
         }
         if let kind = AddressClassifier.classify(host: name), kind != .public {
-            throw ServeFailure(403, "the source's address \(host) is \(kind.rawValue)")
+            throw ImagoError(.addressRefused, "the source's address \(host) is \(kind.rawValue)", source: source)
         }
+        return normalised
     }
 
-    /// Whether the transport may connect to `ip` (numeric, as resolved): the filter for every connection,
+    /// Whether a transport may connect to `ip` (numeric, as resolved): the filter for every connection,
     /// redirects included.
     public func allowsConnection(to ip: String) -> Bool {
         AddressClassifier.allows(ip: ip, allowPrivate: allowPrivateAddresses)

@@ -18,7 +18,7 @@ extension ServerIntegrationTests {
             let fixture = try ServerFixture()
             let source = "plain/" + ServerFixture.encode(fixture.origin.url("img/photo.jpg"))
             let cases = [
-                "/unsafe", "/unsafe/w=10", "/unsafe/w=10/", "//w=10/\(source)", "/unsafe//\(source)",
+                "/unsafe", "/unsafe/w=10", "/unsafe/w=10/", "/unsafe//\(source)",
                 "/unsafe/w=0/\(source)", "/unsafe/w=-5/\(source)", "/unsafe/w=+5/\(source)", "/unsafe/w=1e3/\(source)",
                 "/unsafe/w=99999999999999999999/\(source)", "/unsafe/w=8193/\(source)",
                 "/unsafe/w=5000,dpr=2/\(source)",

@@ -1,4 +1,5 @@
 import Foundation
+import Imago
 import Testing
 
 @testable import ImagoServer
@@ -9,10 +10,10 @@ import Testing
         settings.allowedSources = allowed
         settings.allowPrivateAddresses = allowPrivate
         do {
-            try SourcePolicy(settings: settings).check(URL(string: source)!, source: source)
+            _ = try SourcePolicy(settings: settings).check(URL(string: source)!)
             return 200
-        } catch let failure as ServeFailure {
-            return failure.status
+        } catch let error as ImagoError {
+            return ServeFailure(error).status
         } catch {
             return 0
         }

@@ -15,6 +15,10 @@ public struct LoaderSettings: Sendable, Hashable {
     /// `PixelMemoryBudget.defaultCapacity` (the smaller of 10% of the memory and 1 GiB). Configuration key
     /// `pixelMemoryBudget`.
     public var pixelMemoryBudget: Int?
+    /// Longest time one fetch may take in all, seconds: every attempt, the waits between retries and the queue
+    /// before them (a retry starts only while the deadline allows it); `nil` leaves each transport's own deadlines.
+    /// Configuration key `fetchTimeout`.
+    public var fetchTimeout: Double?
 
     /// The budget in effect: `pixelMemoryBudget` or the default.
     public var effectivePixelMemoryBudget: Int { pixelMemoryBudget ?? PixelMemoryBudget.defaultCapacity }
@@ -22,7 +26,8 @@ public struct LoaderSettings: Sendable, Hashable {
     /// Creates settings; the defaults suit an app.
     public init(
         maxConcurrentLoads: Int = 8, maxConcurrentLoadsPerHost: Int = 6, maxConcurrentDecodes: Int = 2,
-        limits: DecodeLimits = .default, retry: RetryPolicy = .default, pixelMemoryBudget: Int? = nil
+        limits: DecodeLimits = .default, retry: RetryPolicy = .default, pixelMemoryBudget: Int? = nil,
+        fetchTimeout: Double? = nil
     ) {
         self.maxConcurrentLoads = maxConcurrentLoads
         self.maxConcurrentLoadsPerHost = maxConcurrentLoadsPerHost
@@ -30,6 +35,7 @@ public struct LoaderSettings: Sendable, Hashable {
         self.limits = limits
         self.retry = retry
         self.pixelMemoryBudget = pixelMemoryBudget
+        self.fetchTimeout = fetchTimeout
     }
 
     /// Reads settings, taking `defaults` for every key that is absent.
@@ -56,7 +62,8 @@ public struct LoaderSettings: Sendable, Hashable {
                 maxDelay: try retry.double("maxDelay", default: defaults.retry.maxDelay, in: 0...3600),
                 jitter: try retry.double("jitter", default: defaults.retry.jitter, in: 0...1)),
             pixelMemoryBudget: try reader.optionalInt("pixelMemoryBudget", in: 1...Int.max)
-                ?? defaults.pixelMemoryBudget)
+                ?? defaults.pixelMemoryBudget,
+            fetchTimeout: try reader.optionalDouble("fetchTimeout", in: 0.001...86_400) ?? defaults.fetchTimeout)
         try limits.finish()
         try retry.finish()
     }
@@ -68,6 +75,7 @@ public struct LoaderSettings: Sendable, Hashable {
             "maxConcurrentLoadsPerHost": .number(Double(maxConcurrentLoadsPerHost)),
             "maxConcurrentDecodes": .number(Double(maxConcurrentDecodes)),
             "pixelMemoryBudget": pixelMemoryBudget.map { .number(Double($0)) } ?? .null,
+            "fetchTimeout": fetchTimeout.map { .number($0) } ?? .null,
             "limits": .object([
                 "maxPixels": .number(Double(limits.maxPixels)),
                 "maxTotalPixels": .number(Double(limits.maxTotalPixels)),

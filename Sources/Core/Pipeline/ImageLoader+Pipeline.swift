@@ -82,6 +82,8 @@ extension ImageLoader {
     func fetchBytes(_ request: ImageRequest, work: SharedWork<FetchedBytes>) async throws -> FetchedBytes {
         let start = ContinuousClock.now
         let sink = work.sink
+        // The policy decides before anything is read, the data cache included; what it allows is what is fetched.
+        let url = try sourcePolicy?.check(request.url) ?? request.url
         var stale: DataCacheEntry?
         switch await dataStage.lookup(request, sink: sink) {
         case .fresh(let entry):
@@ -94,8 +96,9 @@ extension ImageLoader {
         case .miss: break
         }
         try Task.checkCancellation()
-        let transport = try plugins.transport(serving: request.url)
-        var transportRequest = TransportRequest(url: request.url, headers: request.headers)
+        let transport = try plugins.transport(serving: url)
+        var transportRequest = TransportRequest(
+            url: url, headers: request.headers, limits: FetchLimits(policy: sourcePolicy))
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
         // Preview work taps the chunks (ImageLoader+Previews); without a tap that is one lookup a chunk.
         let (fetched, attempts) = try await fetchStage.fetch(

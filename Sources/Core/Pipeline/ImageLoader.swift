@@ -16,6 +16,9 @@ public final class ImageLoader: Sendable {
     public let settings: LoaderSettings
     /// The listeners told about every load.
     public let eventListeners: [any ImageLoadEventListener]
+    /// What may be fetched and connected to, for every transport (`nil`: anything): checked on the source before
+    /// the data cache or the transport is asked, and handed to the transport for every redirect and connection.
+    public let sourcePolicy: (any SourceAccessPolicy)?
 
     let plugins: PluginSnapshot
     let memoryStage: MemoryCacheStage
@@ -44,20 +47,25 @@ public final class ImageLoader: Sendable {
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
 
-    /// Creates a loader of `registry`'s plugins (as registered now), telling `eventListeners` about every load.
+    /// Creates a loader of `registry`'s plugins (as registered now), telling `eventListeners` about every load;
+    /// `sourcePolicy` decides what every transport may fetch and connect to.
     public convenience init(
         registry: PluginRegistry, settings: LoaderSettings = .init(),
-        eventListeners: [any ImageLoadEventListener] = []
+        eventListeners: [any ImageLoadEventListener] = [], sourcePolicy: (any SourceAccessPolicy)? = nil
     ) {
-        self.init(registry: registry, settings: settings, eventListeners: eventListeners, sleep: ImageLoader.taskSleep)
+        self.init(
+            registry: registry, settings: settings, eventListeners: eventListeners, sourcePolicy: sourcePolicy,
+            sleep: ImageLoader.taskSleep)
     }
 
     /// Creates a loader that waits between retries with `sleep` (seconds), so tests need not wait.
     public init(
         registry: PluginRegistry, settings: LoaderSettings = .init(),
-        eventListeners: [any ImageLoadEventListener] = [], sleep: @escaping @Sendable (Double) async throws -> Void
+        eventListeners: [any ImageLoadEventListener] = [], sourcePolicy: (any SourceAccessPolicy)? = nil,
+        sleep: @escaping @Sendable (Double) async throws -> Void
     ) {
         self.registry = registry
+        self.sourcePolicy = sourcePolicy
         self.settings = settings
         self.eventListeners = eventListeners
         let plugins = registry.snapshot
@@ -69,7 +77,8 @@ public final class ImageLoader: Sendable {
         dataStage = DataCacheStage(cache: plugins.dataCache, counters: counters)
         fetchStage = FetchStage(
             limiter: WorkLimiter(limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost),
-            retry: settings.retry, maxBytes: settings.limits.maxBytes, counters: counters, sleep: sleep)
+            retry: settings.retry, maxBytes: settings.limits.maxBytes, timeout: settings.fetchTimeout,
+            counters: counters, sleep: sleep)
         decodeStage = DecodeStage(
             decoders: plugins, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters)
         processStage = ProcessStage(limiter: decodeLimiter)

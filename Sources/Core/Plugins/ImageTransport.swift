@@ -26,13 +26,39 @@ public struct TransportRequest: Sendable, Hashable {
     public var ifNoneMatch: String?
     /// When revalidating a cached entry: its Last-Modified (sent as `If-Modified-Since`).
     public var ifModifiedSince: String?
+    /// What the loader allows this fetch: bytes, a deadline, and the source policy a transport that follows
+    /// redirects or opens connections must apply to every hop and address. Not part of the request's identity.
+    public var limits: FetchLimits
 
     /// Creates a request.
-    public init(url: URL, headers: [String: String] = [:], ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    public init(
+        url: URL, headers: [String: String] = [:], ifNoneMatch: String? = nil, ifModifiedSince: String? = nil,
+        limits: FetchLimits = FetchLimits()
+    ) {
         self.url = url
         self.headers = headers
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
+        self.limits = limits
+    }
+
+    public static func == (lhs: TransportRequest, rhs: TransportRequest) -> Bool {
+        lhs.url == rhs.url && lhs.headers == rhs.headers && lhs.ifNoneMatch == rhs.ifNoneMatch
+            && lhs.ifModifiedSince == rhs.ifModifiedSince
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(headers)
+        hasher.combine(ifNoneMatch)
+        hasher.combine(ifModifiedSince)
+    }
+
+    /// Throws `addressRefused` unless the policy allows `target`, a redirect's target; returns the URL to fetch
+    /// (normalised by the policy). Transports that follow redirects call it for every hop before sending anything.
+    public func checkRedirect(to target: URL) throws -> URL {
+        guard let policy = limits.policy else { return target }
+        return try policy.check(target)
     }
 }
 
@@ -126,6 +152,7 @@ extension ImageTransport {
         progress: (@Sendable (FetchProgress) -> Void)? = nil,
         chunks: (@Sendable (_ chunk: Data, _ offset: Int) -> Void)? = nil
     ) async throws -> FetchedData {
+        let maxBytes = min(maxBytes, request.limits.maxBytes)
         var data = Data()
         var metadata = TransportMetadata()
         do {

@@ -9,11 +9,14 @@ struct CurlRequest: Sendable {
     var url: URL
     /// Header names and values in the order they are sent; names unique regardless of case.
     var headers: [(name: String, value: String)]
+    /// The loader's limits and source policy for this fetch (every hop and connection is checked against them).
+    let limits: FetchLimits
 
     /// Merges the configured and per-request headers (later wins, names compared without case) and validates all.
     init(_ request: TransportRequest, configuration: CurlTransport.Configuration) throws {
         url = try HTTPRequestValidation.validatedURL(request.url)
         source = request.url.absoluteString
+        limits = request.limits
         var merged: [(name: String, value: String)] = []
         func set(_ name: String, _ value: String) {
             merged.removeAll { $0.name.lowercased() == name.lowercased() }

@@ -37,8 +37,8 @@ extension CurlTransfer {
             return 0  // ends the transfer; the stream has its answer already
         }
         lastActivity = .now
-        guard received + Int64(bytes.count) <= Int64(configuration.maxBytes) else {
-            fail(.tooLarge, "too large: more than \(configuration.maxBytes) bytes")
+        guard received + Int64(bytes.count) <= Int64(maxBytes) else {
+            fail(.tooLarge, "too large: more than \(maxBytes) bytes")
             return 0
         }
         guard !bytes.isEmpty else { return 0 }
@@ -87,8 +87,8 @@ extension CurlTransfer {
             finish(throwing: nil)
             return true
         case 200..<300:
-            if let expected = head.metadata.expectedLength, expected > configuration.maxBytes {
-                fail(.tooLarge, "too large: \(expected) bytes exceeds the limit of \(configuration.maxBytes) bytes")
+            if let expected = head.metadata.expectedLength, expected > maxBytes {
+                fail(.tooLarge, "too large: \(expected) bytes exceeds the limit of \(maxBytes) bytes")
                 return false
             }
             expected = head.metadata.expectedLength
@@ -127,10 +127,19 @@ extension CurlTransfer {
             fail(.transportFailed(status: status), "too many redirects (more than \(configuration.maxRedirects))")
             return false
         }
+        let valid: URL
         do {
-            phase = .redirecting(try HTTPRequestValidation.validatedURL(target))
+            valid = try HTTPRequestValidation.validatedURL(target)
         } catch {
             fail(.transportFailed(status: status), "refused redirect to an invalid URL: \(target.absoluteString)")
+            return false
+        }
+        // Every hop passes the loader's source policy before anything is sent to it.
+        do {
+            phase = .redirecting(try request.limits.policy?.check(valid) ?? valid)
+        } catch {
+            let refusal = ImagoError.wrapping(error, source: source)
+            fail(refusal.kind, "refused redirect to \(valid.absoluteString): \(refusal.reason)")
             return false
         }
         return true
@@ -138,7 +147,8 @@ extension CurlTransfer {
 
     /// Shows the address to the connection filter, and opens the socket only if it agrees.
     func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
-        if let filter = configuration.connectionFilter {
+        let policy = request.limits.policy
+        if configuration.connectionFilter != nil || policy != nil {
             var text = [CChar](repeating: 0, count: 64)
             var port: Int32 = 0
             let family = imago_curl_describe_address(address, &text, socklen_t(text.count), &port)
@@ -147,7 +157,10 @@ extension CurlTransfer {
                 host: request.url.host ?? "",
                 ip: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
                 port: Int(port), isIPv6: family == AF_INET6)
-            guard filter(candidate) else {
+            let allowed =
+                (configuration.connectionFilter?(candidate) ?? true)
+                && (policy?.allowsConnection(to: candidate.ip) ?? true)
+            guard allowed else {
                 refusedAddress = candidate
                 return imago_curl_socket_bad()
             }

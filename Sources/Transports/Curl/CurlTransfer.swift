@@ -58,6 +58,13 @@ final class CurlTransfer {
     }
 
     var source: String { request.source }
+    /// The byte cap: the transport's, or the loader's if lower.
+    var maxBytes: Int { min(configuration.maxBytes, request.limits.maxBytes) }
+    /// When the whole fetch must end: the transport's total deadline, or the loader's if sooner.
+    var totalDeadline: ContinuousClock.Instant {
+        let own = startedAt.advanced(by: .seconds(configuration.totalDeadline))
+        return request.limits.deadline.map { min(own, $0) } ?? own
+    }
 
     // MARK: Handle
 
@@ -198,7 +205,7 @@ final class CurlTransfer {
     /// When the next deadline falls: the total one, or the idle one unless paused; `nil` once finished.
     var nextDeadline: ContinuousClock.Instant? {
         if case .finished = phase { return nil }
-        let total = startedAt.advanced(by: .seconds(configuration.totalDeadline))
+        let total = totalDeadline
         guard !isPaused else { return total }
         return min(total, lastActivity.advanced(by: .seconds(configuration.idleTimeout)))
     }
@@ -206,8 +213,10 @@ final class CurlTransfer {
     /// Fails the fetch if a deadline has passed; returns whether it did (the loop then drops the transfer).
     func enforceDeadlines(now: ContinuousClock.Instant) -> Bool {
         if case .finished = phase { return false }
-        if now >= startedAt.advanced(by: .seconds(configuration.totalDeadline)) {
-            fail(.timedOut, "timed out after \(Self.format(configuration.totalDeadline)) s (total deadline)")
+        if now >= totalDeadline {
+            let (whole, fraction) = startedAt.duration(to: totalDeadline).components
+            let seconds = (Double(whole) + Double(fraction) / 1e18)
+            fail(.timedOut, "timed out after \(Self.format((seconds * 1000).rounded() / 1000)) s (total deadline)")
             return true
         }
         if !isPaused, now >= lastActivity.advanced(by: .seconds(configuration.idleTimeout)) {

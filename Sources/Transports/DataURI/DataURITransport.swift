@@ -16,7 +16,8 @@ public struct DataURITransport: ImageTransport {
 
     /// Decodes the URI: `.response` with the media type and length, then the bytes in chunks.
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        let reader = DataURIReader(source: request.url.absoluteString, maxBytes: configuration.maxBytes)
+        let reader = DataURIReader(
+            source: request.url.absoluteString, maxBytes: min(configuration.maxBytes, request.limits.maxBytes))
         return AsyncThrowingStream(unfolding: { try reader.next() })
     }
 

@@ -21,6 +21,8 @@ public struct FileTransport: ImageTransport {
 
     /// Reads the file at `request.url`: `.response` with its size first, then its bytes in chunks.
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        var configuration = configuration
+        configuration.maxBytes = min(configuration.maxBytes, request.limits.maxBytes)  // the loader's cap, if lower
         let reader = FileReader(url: request.url, configuration: configuration)
         // Opening and reading block: they run on the I/O threads, never on the cooperative pool. A fetch
         // cancelled before its next read ends quietly, as a read that sees the cancellation does.

@@ -13,6 +13,8 @@ import Synchronization
 final class HTTPLoad: Sendable {
     let source: String
     let configuration: HTTPTransport.Configuration
+    /// The loader's source policy, applied to every redirect hop.
+    let limits: FetchLimits
     /// The session's delegate queue: tasks are cancelled there, never inside a callback, because FoundationNetworking
     /// crashes when a task is cancelled between a redirect callback and its completion handler.
     private let callbackQueue: OperationQueue
@@ -33,10 +35,12 @@ final class HTTPLoad: Sendable {
     }
 
     init(
-        source: String, configuration: HTTPTransport.Configuration, callbackQueue: OperationQueue
+        source: String, configuration: HTTPTransport.Configuration, limits: FetchLimits = FetchLimits(),
+        callbackQueue: OperationQueue
     ) {
         self.source = source
         self.configuration = configuration
+        self.limits = limits
         self.callbackQueue = callbackQueue
         self.state = Mutex(State(lastActivity: startedAt))
         events.onCancel { [weak self] in self?.cancel() }
@@ -62,6 +66,12 @@ final class HTTPLoad: Sendable {
             return
         }
         task.resume()
+    }
+
+    /// Ends the fetch with `error` before `task` was started (the source policy refused it).
+    func refuse(_ task: URLSessionTask, _ error: ImagoError) {
+        finish(throwing: error)
+        callbackQueue.addOperation { task.cancel() }
     }
 
     /// The consumer stopped listening or its task was cancelled: stop at once, deliver nothing more.
@@ -153,6 +163,17 @@ final class HTTPLoad: Sendable {
             return nil
         }
         var next = request
+        // Every hop passes the loader's source policy (its URL and its addresses) before anything is sent to it.
+        do {
+            if let policy = limits.policy {
+                next.url = try policy.check(url)
+                try HostAddressCheck.check(next.url ?? url, limits: limits, source: source)
+            }
+        } catch {
+            let refusal = ImagoError.wrapping(error, source: source)
+            fail(refusal.kind, "refused redirect to \(url.absoluteString): \(refusal.reason)")
+            return nil
+        }
         if response.url.map({ !HTTPRequestValidation.isSameOrigin($0, url) }) ?? true {
             // Credentials meant for one origin are not handed to another.
             next.setValue(nil, forHTTPHeaderField: "Authorization")

@@ -66,10 +66,27 @@ public final class HTTPTransport: ImageTransport {
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }
         }
-        let load = HTTPLoad(source: source, configuration: configuration, callbackQueue: callbackQueue)
+        // The loader's limits narrow the transport's own.
+        var configuration = configuration
+        configuration.maxBytes = min(configuration.maxBytes, request.limits.maxBytes)
+        if let left = request.limits.secondsLeft() { configuration.totalDeadline = min(configuration.totalDeadline, left) }
+        let load = HTTPLoad(
+            source: source, configuration: configuration, limits: request.limits, callbackQueue: callbackQueue)
         let task = session.dataTask(with: urlRequest)
         router.register(load, for: task)
-        load.start(task)
+        if request.limits.policy == nil {
+            load.start(task)
+        } else {
+            // Resolving is blocking I/O: on the callback queue, never the cooperative pool.
+            callbackDispatchQueue.async {
+                do {
+                    try HostAddressCheck.check(urlRequest.url ?? request.url, limits: request.limits, source: source)
+                    load.start(task)
+                } catch {
+                    load.refuse(task, ImagoError.wrapping(error, source: source))
+                }
+            }
+        }
         // The stream owns the consumer's end: when it is released, the fetch is cancelled.
         let consumer = HTTPStreamConsumer(load.events)
         return AsyncThrowingStream(unfolding: { try await consumer.next() })

@@ -1,0 +1,126 @@
+import Foundation
+import Imago
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@testable import ImagoServer
+
+extension ServerIntegrationTests {
+    /// Serve's limits reach a transport it has never heard of: a user's transport registered in the server's
+    /// configuration gets the byte cap, the one deadline over the whole fetch, and the source policy, and the loader
+    /// enforces them whether the transport cooperates or not.
+    @Suite struct ImageServerTransportLimitsTests {
+        /// `probe://host/NAME`: `endless` streams forever, `hang` never answers and ignores cancellation,
+        /// `elsewhere` claims a redirect to an address outside the allow-list, `image` a PNG, after recording what
+        /// the request carried.
+        struct ProbeTransport: ImageTransport {
+            let seen: Seen
+            var schemes: Set<String> { ["probe"] }
+
+            func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+                let name = request.url.lastPathComponent
+                let policy = request.limits.policy
+                seen.lines.withLock {
+                    $0.append(
+                        "\(name) deadline=\(request.limits.deadline != nil) maxBytes=\(request.limits.maxBytes)"
+                            + " loopback=\(policy?.allowsConnection(to: "127.0.0.1") ?? true)"
+                            + " public=\(policy?.allowsConnection(to: "93.184.216.34") ?? true)")
+                }
+                return AsyncThrowingStream { continuation in
+                    let task = Task.detached {
+                        switch name {
+                        case "endless":
+                            continuation.yield(.response(TransportMetadata(statusCode: 200)))
+                            while !Task.isCancelled {
+                                continuation.yield(.bytes(Data(count: 64 * 1024)))
+                                try? await Task.sleep(nanoseconds: 1_000_000)
+                            }
+                        case "hang":
+                            // Ignores cancellation on purpose: the loader's deadline must not depend on it.
+                            usleep(4_000_000)
+                            continuation.finish()
+                        case "elsewhere":
+                            continuation.yield(
+                                .response(
+                                    TransportMetadata(statusCode: 200, finalURL: URL(string: "probe://other/image"))))
+                            continuation.yield(.bytes(ProbeTransport.png))
+                            continuation.finish()
+                        default:
+                            continuation.yield(.response(TransportMetadata(statusCode: 200)))
+                            continuation.yield(.bytes(ProbeTransport.png))
+                            continuation.finish()
+                        }
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                }
+            }
+
+            static let png: Data = {
+                let raster = try! Raster(width: 8, height: 8, fill: RGBA(10, 20, 30))
+                return try! PluginRegistry.standard().encoder(for: .png)!.encode(
+                    DecodedImage(raster: raster, format: .png), options: .default)
+            }()
+        }
+
+        final class Seen: Sendable {
+            let lines = Mutex<[String]>([])
+        }
+
+        @Test func aUsersTransportGetsTheByteCapTheDeadlineAndThePolicy() async throws {
+            let seen = Seen()
+            let factories = PluginRegistry.standardFactories()
+            factories.registerFactory(PluginFactory<any ImageTransport>(name: "probe") { _ in ProbeTransport(seen: seen) })
+            var configuration = factories.standardConfiguration()
+            configuration.transports.append(PluginSpec("probe"))
+            configuration.dataCache = nil
+            var settings = ServeSettings()
+            settings.listen = "127.0.0.1:0"
+            settings.allowedSources = ["probe://host/"]
+            settings.maxSourceBytes = 1_000_000
+            settings.sourceTimeout = 1
+            let server = try ImageServer(configuration: configuration, settings: settings, factories: factories)
+            let port = server.port
+            func get(_ name: String) async throws -> (RawResponse, Double) {
+                let start = ContinuousClock.now
+                let response = try await RawHTTP.offPool {
+                    try RawHTTP.get(port: port, target: "/unsafe/w=4/plain/probe%3A%2F%2Fhost%2F\(name)")
+                }
+                let (seconds, attoseconds) = start.duration(to: .now).components
+                return (response, Double(seconds) + Double(attoseconds) / 1e18)
+            }
+            let image = try await get("image")
+            #expect(image.0.status == 200, "\(image.0.text)")
+            let endless = try await get("endless")
+            #expect(endless.0.status == 413, "\(endless.0.text)")
+            let hang = try await get("hang")
+            #expect(hang.0.status == 504, "\(hang.0.text)")
+            #expect(hang.1 < 3.5, "the deadline held although the transport ignored cancellation: \(hang.1) s")
+            let elsewhere = try await get("elsewhere")
+            #expect(elsewhere.0.status == 403, "\(elsewhere.0.text)")
+            // Outside the allow-list: refused before the transport is asked.
+            let outside = try await RawHTTP.offPool {
+                try RawHTTP.get(port: port, target: "/unsafe/w=4/plain/probe%3A%2F%2Fother%2Fimage")
+            }
+            #expect(outside.status == 403)
+            let lines = seen.lines.withLock { $0 }
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.first == "image deadline=true maxBytes=1000000 loopback=false public=true", "\(lines)")
+            await server.shutdown()
+        }
+
+        @Test func sourceTimeoutBoundsTheWholeFetchRetriesIncluded() async throws {
+            let fixture = try ServerFixture(retries: 5) { settings, _, _ in settings.sourceTimeout = 1 }
+            let start = ContinuousClock.now
+            let response = try await fixture.get(fixture.path("w=20", origin: "hang"))
+            let (seconds, attoseconds) = start.duration(to: .now).components
+            let elapsed = Double(seconds) + Double(attoseconds) / 1e18
+            #expect(response.status == 504, "\(response.text)")
+            // Per attempt, five attempts would take over 5 s.
+            #expect(elapsed < 3.5, "504 after \(elapsed) s with sourceTimeout 1 and 5 attempts allowed")
+        }
+    }
+}
