@@ -36,6 +36,8 @@ final class AdmissionGate: Sendable {
                 503, "overloaded: \(limit) requests in progress and \(queueLimit) waiting", retryAfter: 1)
         }
         defer { leave() }
+        // A request whose client left while it queued gives its slot straight back.
+        try Task.checkCancellation()
         return try await work()
     }
 

@@ -18,6 +18,8 @@ final class HTTPDaemon: Sendable {
             var phase = Phase.new
             var request: HTTPRequest?
             var response: HTTPResponse?
+            /// No longer counted in `unanswered` (answered after its wait, or ended by MHD without an answer).
+            var settled = false
         }
         let target: String
         let time = Date()
@@ -31,8 +33,15 @@ final class HTTPDaemon: Sendable {
         let pointer: OpaquePointer
     }
 
+    /// A suspended request: its connection, and the task working on its answer (cancelled if the client goes).
+    private struct Waiting {
+        var state: RequestState
+        var connection: Connection
+        var task: Task<Void, Never>?
+    }
+
     private struct Pending {
-        var waiting: [ObjectIdentifier: (RequestState, Connection)] = [:]
+        var waiting: [ObjectIdentifier: Waiting] = [:]
         var unanswered = 0
         var stopped = false
         var draining = false
@@ -48,6 +57,7 @@ final class HTTPDaemon: Sendable {
     private let server = Mutex<ServerHandle?>(nil)
     private let pending = Mutex(Pending())
     private let boundPort = Atomic<Int>(0)
+    private let disconnects = Mutex<DisconnectWatcher?>(nil)
     /// The port bound.
     var port: Int { boundPort.load(ordering: .relaxed) }
 
@@ -75,6 +85,7 @@ final class HTTPDaemon: Sendable {
             throw ImagoError(.invalidConfiguration, "cannot listen on \(address): \(reason)")
         }
         server.withLock { $0 = ServerHandle(pointer: started) }
+        disconnects.withLock { $0 = DisconnectWatcher { [weak self] id in self?.clientLeft(id) } }
         boundPort.store(Int(imago_mhd_bound_port(started)), ordering: .relaxed)
     }
 
@@ -91,35 +102,57 @@ final class HTTPDaemon: Sendable {
         server.withLock { server in if let server { imago_mhd_stop_accepting(server.pointer) } }
     }
 
-    /// Waits up to `grace` seconds for the requests in flight, then stops.
+    /// Waits for the requests in flight, then stops: all within `grace` seconds, the last part of which is kept for
+    /// answering what still waits (503) and closing.
     func drain(grace: Double) async {
         stopAccepting()
-        let deadline = ContinuousClock.now + .milliseconds(Int(grace * 1000))
-        while unanswered > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        stop()
+        let end = ContinuousClock.now + .milliseconds(Int(grace * 1000))
+        let answerBy = end - .milliseconds(min(500, Int(grace * 250)))
+        while unanswered > 0 && ContinuousClock.now < answerBy { try? await Task.sleep(for: .milliseconds(20)) }
+        stop(by: end)
     }
 
-    /// Stops at once: requests still waiting get a 503, then every connection is closed.
-    func stop() {
+    /// Stops: requests still waiting get a 503 and their work is cancelled, then every connection is closed,
+    /// waiting for MHD to send those answers until `end` at the latest (2 s by default).
+    func stop(by end: ContinuousClock.Instant? = nil) {
         stopAccepting()
         let late = pending.withLock { pending in
             let late = Array(pending.waiting.values)
             pending.waiting.removeAll()
             return late
         }
-        for (state, connection) in late {
-            state.inner.withLock {
+        for waiting in late {
+            waiting.task?.cancel()
+            waiting.state.inner.withLock {
                 $0.response = HTTPResponse(failure: ServeFailure(503, "shutting down", retryAfter: 1))
             }
-            MHD_resume_connection(connection.pointer)
+            MHD_resume_connection(waiting.connection.pointer)
         }
         // MHD must process the resumed connections before it stops: stopping with suspended ones aborts.
-        let last = ContinuousClock.now + .seconds(2)
+        let last = end ?? ContinuousClock.now + .seconds(2)
         while unanswered > 0 && ContinuousClock.now < last { usleep(2000) }
         pending.withLock { $0.stopped = true }
+        disconnects.withLock { watcher in
+            watcher?.stop()
+            watcher = nil
+        }
         server.withLock { server in
             if let running = server { imago_mhd_stop(running.pointer) }
             server = nil
+        }
+    }
+
+    /// The client of a waiting request closed its connection: its work is cancelled (shared work goes on for the
+    /// others that wait for it) and the request is answered 499, as nginx logs a client that left, so it no longer
+    /// counts as in flight.
+    private func clientLeft(_ id: ObjectIdentifier) {
+        pending.withLock { pending in
+            guard !pending.stopped, let waiting = pending.waiting.removeValue(forKey: id) else { return }
+            waiting.task?.cancel()
+            waiting.state.inner.withLock {
+                $0.response = HTTPResponse(failure: ServeFailure(499, "the client closed the connection"))
+            }
+            MHD_resume_connection(waiting.connection.pointer)
         }
     }
 
@@ -145,9 +178,41 @@ final class HTTPDaemon: Sendable {
             }
 
     private static let completed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
-        _, state in
+        context, state in
         guard let state else { return }
-        Unmanaged<RequestState>.fromOpaque(state).release()
+        let request = Unmanaged<RequestState>.fromOpaque(state)
+        if let context {
+            // (Without retaining the daemon: MHD also ends requests while the daemon stops, from its deinit.)
+            Unmanaged<HTTPDaemon>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.ended(request.takeUnretainedValue())
+            }
+        }
+        request.release()
+    }
+
+    /// Takes a request that waited out of `unanswered`, once, whichever of its answer or its end comes first;
+    /// returns whether this call did.
+    @discardableResult
+    private func settle(_ state: RequestState) -> Bool {
+        let first = state.inner.withLock { inner -> Bool in
+            defer { inner.settled = true }
+            return !inner.settled && inner.phase == .waiting
+        }
+        if first { pending.withLock { $0.unanswered -= 1 } }
+        return first
+    }
+
+    /// MHD ended a request. One that was still waiting was never answered: its client went away and MHD closed
+    /// the connection without asking for the answer, so its work is cancelled and it is logged as 499 here.
+    private func ended(_ state: RequestState) {
+        guard settle(state) else { return }
+        let waiting = pending.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(state)) }
+        waiting?.task?.cancel()
+        disconnects.withLock { $0?.unwatch(ObjectIdentifier(state)) }
+        guard let request = state.inner.withLock({ $0.request }) else { return }
+        logger(
+            request, HTTPResponse(failure: ServeFailure(499, "the client closed the connection")),
+            request.start.duration(to: .now).seconds)
     }
 
     private func handle(_ connection: Connection, method: String, state: RequestState) -> MHD_Result {
@@ -157,7 +222,7 @@ final class HTTPDaemon: Sendable {
             return MHD_Result(rawValue: 1)!
         case .waiting:
             guard let ready, let request = state.inner.withLock({ $0.request }) else { return MHD_Result(rawValue: 1)! }
-            pending.withLock { $0.unanswered -= 1 }
+            settle(state)
             return queue(ready, for: request, state: state, on: connection)
         case .new:
             // The first call comes with the head alone; answering then would make MHD close the connection (it
@@ -174,15 +239,22 @@ final class HTTPDaemon: Sendable {
                 return queue(response, for: request, state: state, on: connection)
             case .later(let work):
                 state.inner.withLock { $0.phase = .waiting }
+                let id = ObjectIdentifier(state)
                 pending.withLock { pending in
                     pending.unanswered += 1
-                    pending.waiting[ObjectIdentifier(state)] = (state, connection)
+                    pending.waiting[id] = Waiting(state: state, connection: connection)
                 }
                 MHD_suspend_connection(connection.pointer)
-                Task {
+                let task = Task {
                     let response = await work()
                     self.finish(state, with: response)
                 }
+                let cancelled = pending.withLock { pending in
+                    pending.waiting[id]?.task = task
+                    return pending.waiting[id] == nil
+                }
+                if cancelled { task.cancel() }
+                disconnects.withLock { $0?.watch(id, fd: imago_mhd_connection_fd(connection.pointer)) }
                 return MHD_Result(rawValue: 1)!
             }
         }
@@ -190,11 +262,12 @@ final class HTTPDaemon: Sendable {
 
     /// Hands `response` to a suspended request and resumes its connection, unless the drain answered it already.
     private func finish(_ state: RequestState, with response: HTTPResponse) {
+        let id = ObjectIdentifier(state)
+        disconnects.withLock { $0?.unwatch(id) }
         pending.withLock { pending in
-            guard !pending.stopped, let (_, connection) = pending.waiting.removeValue(forKey: ObjectIdentifier(state))
-            else { return }
+            guard !pending.stopped, let waiting = pending.waiting.removeValue(forKey: id) else { return }
             state.inner.withLock { $0.response = response }
-            MHD_resume_connection(connection.pointer)
+            MHD_resume_connection(waiting.connection.pointer)
         }
     }
 

@@ -35,7 +35,8 @@ import Testing
     @Test func oneDeadlineBoundsEveryAttemptAndTheWaitsBetweenThem() async throws {
         let transport = FakeTransport()
         let failure = ImagoError(.connectionFailed, "reset")
-        transport.serve("/a", FakeTransport.Behavior(data: FakeDecoder.encode(), failures: Array(repeating: failure, count: 20)))
+        transport.serve(
+            "/a", FakeTransport.Behavior(data: FakeDecoder.encode(), failures: Array(repeating: failure, count: 20)))
         let settings = LoaderSettings(
             retry: RetryPolicy(maxAttempts: 20, initialDelay: 0.3, multiplier: 2, jitter: 0), fetchTimeout: 1)
         let loader = Self.loader(transport, settings: settings)

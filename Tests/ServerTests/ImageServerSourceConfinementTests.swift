@@ -15,7 +15,8 @@ extension ServerIntegrationTests {
                 let publicFolder = folder.appendingPathComponent("public")
                 try? manager.createDirectory(at: publicFolder, withIntermediateDirectories: true)
                 try? manager.copyItem(
-                    at: folder.appendingPathComponent("photo.jpg"), to: publicFolder.appendingPathComponent("photo.jpg"))
+                    at: folder.appendingPathComponent("photo.jpg"), to: publicFolder.appendingPathComponent("photo.jpg")
+                )
                 try? manager.copyItem(
                     at: folder.appendingPathComponent("photo.jpg"), to: folder.appendingPathComponent("secret.jpg"))
                 try? manager.createSymbolicLink(

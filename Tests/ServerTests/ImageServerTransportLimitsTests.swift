@@ -3,11 +3,11 @@ import Imago
 import Synchronization
 import Testing
 
+@testable import ImagoServer
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import ImagoServer
 
 extension ServerIntegrationTests {
     /// Serve's limits reach a transport it has never heard of: a user's transport registered in the server's
@@ -73,7 +73,8 @@ extension ServerIntegrationTests {
         @Test func aUsersTransportGetsTheByteCapTheDeadlineAndThePolicy() async throws {
             let seen = Seen()
             let factories = PluginRegistry.standardFactories()
-            factories.registerFactory(PluginFactory<any ImageTransport>(name: "probe") { _ in ProbeTransport(seen: seen) })
+            factories.registerFactory(
+                PluginFactory<any ImageTransport>(name: "probe") { _ in ProbeTransport(seen: seen) })
             var configuration = factories.standardConfiguration()
             configuration.transports.append(PluginSpec("probe"))
             configuration.dataCache = nil

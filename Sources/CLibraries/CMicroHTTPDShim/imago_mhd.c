@@ -145,6 +145,11 @@ const char *imago_mhd_header(struct MHD_Connection *connection, const char *name
     return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
 }
 
+int imago_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
 struct MHD_Response *imago_mhd_response(const void *data, size_t size) {
     return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
 }

@@ -15,7 +15,8 @@ public struct FetchLimits: Sendable {
     public var policy: (any SourceAccessPolicy)?
 
     /// Creates limits; the defaults limit nothing.
-    public init(maxBytes: Int = .max, deadline: ContinuousClock.Instant? = nil, policy: (any SourceAccessPolicy)? = nil) {
+    public init(maxBytes: Int = .max, deadline: ContinuousClock.Instant? = nil, policy: (any SourceAccessPolicy)? = nil)
+    {
         self.maxBytes = maxBytes
         self.deadline = deadline
         self.policy = policy

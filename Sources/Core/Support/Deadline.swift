@@ -62,7 +62,8 @@ enum Deadline {
         }
 
         func finish(_ result: Result<T, any Error>) {
-            let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            let (continuation, work) = state.withLock {
+                state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
                 guard !state.finished else { return (nil, nil) }
                 state.finished = true
                 defer { state.continuation = nil }

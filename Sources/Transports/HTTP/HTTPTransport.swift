@@ -69,7 +69,9 @@ public final class HTTPTransport: ImageTransport {
         // The loader's limits narrow the transport's own.
         var configuration = configuration
         configuration.maxBytes = min(configuration.maxBytes, request.limits.maxBytes)
-        if let left = request.limits.secondsLeft() { configuration.totalDeadline = min(configuration.totalDeadline, left) }
+        if let left = request.limits.secondsLeft() {
+            configuration.totalDeadline = min(configuration.totalDeadline, left)
+        }
         let load = HTTPLoad(
             source: source, configuration: configuration, limits: request.limits, callbackQueue: callbackQueue)
         let task = session.dataTask(with: urlRequest)

@@ -181,6 +181,16 @@ final class ServeChild: @unchecked Sendable {  // `Process` is not Sendable; it 
         ((try? String(contentsOf: outURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// Sends SIGTERM and waits for the exit: the seconds it took, or `nil` past `timeout`.
+    func terminate(timeout: Double) -> Double? {
+        let start = Date()
+        lock.lock()
+        defer { lock.unlock() }
+        _ = Glibc.kill(process.processIdentifier, SIGTERM)
+        while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(10_000) }
+        return process.isRunning ? nil : Date().timeIntervalSince(start)
+    }
+
     func kill() {
         lock.lock()
         defer { lock.unlock() }

@@ -49,6 +49,10 @@ void imago_mhd_stop(struct imago_mhd_server *server);
 /// A request header's value, or NULL.
 const char *imago_mhd_header(struct MHD_Connection *connection, const char *name);
 
+/// The socket of `connection`, or -1. A suspended connection is not polled by MHD: the server watches this socket
+/// itself to learn that the client went away while its request waited.
+int imago_mhd_connection_fd(struct MHD_Connection *connection);
+
 /// A response holding a copy of `size` bytes at `data` (NULL for none).
 struct MHD_Response *imago_mhd_response(const void *data, size_t size);
 
