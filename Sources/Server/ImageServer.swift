@@ -137,7 +137,8 @@ public final class ImageServer: Sendable {
         case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
         case nil: format = nil
         }
-        let key = "\(options.canonical)|\(format?.rawValue ?? "-")|\(path.source)"
+        let encoding = ImageRenderer.encodeOptions(for: options).cacheKeyComponent
+        let key = "\(options.canonical)|\(encoding)|\(format?.rawValue ?? "-")|\(path.source)"
         return ImageJob(url: path.url, options: options, format: format, varies: options.format == .auto, key: key)
     }
 

@@ -3,11 +3,12 @@ import Foundation
 import ImagoCore
 
 extension JPEGCodec {
-    /// Encodes the first frame as a baseline 4:2:0 JPEG of `options.quality`. JPEG has no alpha: the colour
-    /// channels are written as they are and alpha is dropped. A kept ICC profile (`DecodedImage.iccProfile`) is
-    /// embedded in APP2 `ICC_PROFILE` chunks.
+    /// Encodes the first frame as a baseline 4:2:0 JPEG of `options.quality`. JPEG has no alpha: transparent
+    /// pixels are composited onto `options.background` (white by default), since dropping alpha would show the
+    /// colours they hide. A kept ICC profile (`DecodedImage.iccProfile`) is embedded in APP2 `ICC_PROFILE`
+    /// chunks.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        let raster = image.raster
+        let raster = try image.raster.flattened(onto: options.background)
         return try raster.withUnsafeBytes { buffer in
             let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var output: UnsafeMutablePointer<UInt8>?
