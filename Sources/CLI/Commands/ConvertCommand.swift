@@ -63,15 +63,17 @@ enum ConvertCommand: Command {
             let keepProfile = arguments.has("keep-profile")
             // The profile is kept through the resize either way: without --keep-profile the pixels are converted
             // to sRGB after it, which converts fewer pixels when shrinking (CMYK is converted at decode).
-            var image = try await loader.image(source) { request in
+            let image = try await loader.image(source) { request in
                 request.decodeOptions = DecodeOptions(colorProfiles: .keep)
                 request.processors = processors
                 request.appliesOrientation = !arguments.has("ignore-orientation")
             }.image
-            if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
-            data = try encoder.encode(image, options: options)
+            // Converting, flattening and encoding are CPU-bound: on the compute threads, not the cooperative pool.
+            data = try await WorkExecutor.compute.run {
+                try encoder.encode(keepProfile ? image : try ColorManagement.convertedToSRGB(image), options: options)
+            }
         } catch {
             Console.report(CommandLoader.named(error, source))
             return .failure
