@@ -1,5 +1,6 @@
 import CAVIF
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension ImageFormat {
@@ -56,9 +57,11 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
     }
 
     /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`;
-    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded.
+    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded (a grey one is converted to sRGB first: the
+    /// encoder writes RGB).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         try AVIFLibrary.load(or: .encodingFailed(format: .avif))
+        let image = try ColorManagement.withoutGrayProfile(image)
         let frames = options.allFrames ? image.frames : [image.frames[0]]
         return try AVIFCodec.encode(
             frames, profile: image.iccProfile, options: options, speed: speed, threads: threads)

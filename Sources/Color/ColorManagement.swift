@@ -5,13 +5,14 @@ import ImagoCore
 /// ICC colour management over lcms2, for code outside the decoders: the decoders themselves convert embedded
 /// profiles to sRGB as they decode (see `DecodeOptions.colorProfiles`).
 public enum ColorManagement {
-    /// The image converted to sRGB (perceptual intent), every frame, when it carries a kept RGB profile
+    /// The image converted to sRGB (perceptual intent), every frame, when it carries a kept RGB or grey profile
     /// (`DecodedImage.iccProfile`); the image itself when it has none. A pipeline that decodes with
     /// `.keep` and resizes first can call this after the resize, converting fewer pixels. A profile
     /// that cannot be used is dropped with a warning, as at decode time.
     public static func convertedToSRGB(_ image: DecodedImage) throws -> DecodedImage {
         guard let profile = image.iccProfile else { return image }
-        let plan = try ColorPlan(profile: profile, layout: .rgba, options: .default, format: image.format)
+        let layout: ColorSourceLayout = isGrayProfile(profile) ? .grayInRGBA : .rgba
+        let plan = try ColorPlan(profile: profile, layout: layout, options: .default, format: image.format)
         var converted = try plan.applied(to: image)
         converted.iccProfile = nil
         converted.warnings += plan.warnings
@@ -25,6 +26,13 @@ public enum ColorManagement {
 
     /// Whether lcms2 can open `profile` as an ICC profile.
     public static func isValidProfile(_ profile: Data) -> Bool { OpenedColorProfile(profile) != nil }
+
+    /// The image converted to sRGB when it carries a kept grey profile, else the image itself: for encoders of
+    /// formats that hold only RGB, which cannot embed a grey profile.
+    package static func withoutGrayProfile(_ image: DecodedImage) throws -> DecodedImage {
+        guard let profile = image.iccProfile, isGrayProfile(profile) else { return image }
+        return try convertedToSRGB(image)
+    }
 
     /// Whether `profile` is a grey one: for decoders that expand grey to RGBA (r == g == b) without saying so.
     package static func isGrayProfile(_ profile: Data) -> Bool {

@@ -3,9 +3,9 @@ import ImagoCore
 
 /// What a decoder does with the profile a file embeds, decided from the header before any pixel is decoded.
 ///
-/// By default the pixels are converted to sRGB (perceptual intent). With `ColorProfileHandling.keep` an RGB
-/// image keeps its stored pixels and carries the profile; grey and CMYK images are converted all the same, since
-/// a `Raster` is RGBA and an RGB file cannot embed a grey or CMYK profile. With `.ignore` nothing is done. A
+/// By default the pixels are converted to sRGB (perceptual intent). With `ColorProfileHandling.keep` an RGB or
+/// grey image keeps its stored pixels (grey expanded to r == g == b) and carries the profile; CMYK images are
+/// converted all the same, since a `Raster` is RGBA and no format written here embeds a CMYK profile. With `.ignore` nothing is done. A
 /// profile that cannot be used is ignored with a warning (an error in strict mode).
 package struct ColorPlan: Sendable {
     /// The transform to run on the decoded pixels, nil when there is nothing to do.
@@ -41,7 +41,7 @@ package struct ColorPlan: Sendable {
                     .decodingFailed(format: format), "\(format) decoding failed: \(problem) (strict mode)")
             }
             self.init(transform: nil, keptProfile: nil, description: entry.description, warnings: [problem])
-        } else if options.colorProfiles == .keep, layout == .rgba {
+        } else if options.colorProfiles == .keep, layout == .rgba || layout == .grayInRGBA {
             self.init(transform: nil, keptProfile: profile, description: entry.description, warnings: [])
         } else {
             self.init(transform: entry.transform, keptProfile: nil, description: entry.description, warnings: [])

@@ -1,5 +1,6 @@
 import CHEIF
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension ImageFormat {
@@ -54,9 +55,11 @@ public struct HEIFCodec: ImageDecoder, ImageEncoder {
         }
     }
 
-    /// Encodes the first frame, embedding a kept ICC profile (`DecodedImage.iccProfile`).
+    /// Encodes the first frame, embedding a kept ICC profile (`DecodedImage.iccProfile`; a grey one is converted to
+    /// sRGB first: the encoder writes RGB).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         try HEIFLibrary.load(or: .encodingFailed(format: .heic))
+        let image = try ColorManagement.withoutGrayProfile(image)
         return try HEIFCodec.encode(image.raster, profile: image.iccProfile, options: options, speed: speed)
     }
 }

@@ -18,7 +18,8 @@ extension JXLCodec {
             JxlDecoderSetInput(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
                 == JXL_DEC_SUCCESS
         else { throw JXLErrors.decoding("cannot start the decoder") }
-        JxlDecoderCloseInput(decoder)
+        // The input is not closed (optional without box events): a closed, truncated input makes libjxl print its
+        // own line on stderr beside ours; an open one makes it ask quietly for more, which is reported as truncated.
 
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         var info = JxlBasicInfo()
@@ -88,7 +89,7 @@ extension JXLCodec {
             JxlDecoderSetInput(counter, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
                 == JXL_DEC_SUCCESS
         else { throw JXLErrors.decoding("cannot start the decoder") }
-        JxlDecoderCloseInput(counter)
+        // Not closed either (see `decode`): a truncated file ends the count quietly.
         var frames = 0
         while JxlDecoderProcessInput(counter) == JXL_DEC_FRAME {
             frames += 1

@@ -1,5 +1,6 @@
 import CJXL
 import Foundation
+import ImagoColor
 import ImagoCore
 
 extension ImageFormat {
@@ -51,9 +52,11 @@ public struct JXLCodec: ImageDecoder, ImageEncoder {
         return try data.withUnsafeBytes { bytes in try JXLCodec.decode(bytes, options: options) }
     }
 
-    /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`.
+    /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`
+    /// (a kept grey ICC profile is converted to sRGB first: the encoder writes RGB).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         try JXLLibrary.load(or: .encodingFailed(format: .jxl))
+        let image = try ColorManagement.withoutGrayProfile(image)
         return try JXLCodec.encode(
             image, frames: options.allFrames ? image.frames : [image.frames[0]], options: options, effort: effort)
     }

@@ -22,14 +22,20 @@ struct ImageRenderer: Sendable {
         guard let encoder = loader.registry.encoder(for: output) else {
             throw ServeFailure(500, "no encoder writes \(output)")
         }
-        var encodeOptions = EncodeOptions(allFrames: options.frame == nil)
-        if let quality = options.quality { encodeOptions.quality = quality }
-        let (frozen, settings) = (image, encodeOptions)
+        let (frozen, settings) = (image, Self.encodeOptions(for: options))
         let body = try await BlockingWork.run { try encoder.encode(frozen, options: settings) }
         let etag = "\"" + SHA256.hex(body).prefix(32) + "\""
         return RenderedImage(
             body: body, contentType: OutputFormat.contentType(of: output), etag: etag,
             sourceOrigin: response.origin.rawValue)
+    }
+
+    /// What the encoder is asked for (the background of formats without alpha is the default, white). Part of
+    /// the result cache's key, so outputs encoded differently are never confused.
+    static func encodeOptions(for options: ImageOptions) -> EncodeOptions {
+        var encodeOptions = EncodeOptions(allFrames: options.frame == nil)
+        if let quality = options.quality { encodeOptions.quality = quality }
+        return encodeOptions
     }
 
     /// The loader request: the resize as a processor, and a decode target so JPEG and WebP can decode reduced.

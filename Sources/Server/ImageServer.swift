@@ -143,7 +143,8 @@ public final class ImageServer: Sendable {
         case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
         case nil: format = nil
         }
-        let key = "\(options.canonical)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
+        let encoding = ImageRenderer.encodeOptions(for: options).cacheKeyComponent
+        let key = "\(options.canonical)|\(encoding)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
         return ImageJob(url: url, options: options, format: format, varies: options.format == .auto, key: key)
     }
 

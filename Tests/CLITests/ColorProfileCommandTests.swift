@@ -58,6 +58,40 @@ import Testing
         }
     }
 
+    @Test(arguments: ["gray.jpg", "gray.png"])
+    func convertKeepProfileKeepsAGreyProfileAndGreyPixels(_ file: String) async throws {
+        let fixtures = try Fixtures()
+        let source = Self.fixture(file)
+        let sourceData = try Data(contentsOf: URL(fileURLWithPath: source))
+        let decoder: any ImageDecoder = file.hasSuffix("jpg") ? JPEGCodec() : PNGCodec()
+        let stored = try decoder.decode(sourceData, options: DecodeOptions(colorProfiles: .ignore))
+        let profile = try #require(try decoder.decode(sourceData, options: Self.keep).iccProfile)
+        // The fixture's grey profile moves the pixels, so converting them would show.
+        let converted = try decoder.decode(sourceData)
+        #expect(Self.maxDifference(stored.raster, converted.raster) > 3)
+        for (name, outputDecoder) in [("kept.png", PNGCodec() as any ImageDecoder), ("kept.jpg", JPEGCodec())] {
+            let output = fixtures.path(name)
+            let result = try await ImagoTool.run([
+                "convert", source, "-o", output, "--keep-profile", "--quality", "100",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: output))
+            let written = try outputDecoder.decode(data, options: DecodeOptions(colorProfiles: .ignore))
+            let embedded = try outputDecoder.decode(data, options: Self.keep).iccProfile
+            #expect(embedded == profile, "\(file) to \(name): the same profile bytes")
+            if name.hasSuffix("png") {
+                #expect(data[25] == 0, "\(file) to \(name): a grey PNG (colour type 0)")
+                #expect(written.raster == stored.raster, "\(file) to \(name)")
+            } else {
+                #expect(Self.maxDifference(written.raster, stored.raster) <= 2, "\(file) to \(name)")
+            }
+        }
+    }
+
+    static func maxDifference(_ a: Raster, _ b: Raster) -> Int {
+        zip(a.pixels, b.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+    }
+
     @Test func convertWithAShrinkConvertsAfterTheResize() async throws {
         let fixtures = try Fixtures()
         let output = fixtures.path("small.png")

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 @Suite struct ConvertCommandTests {
@@ -142,5 +143,27 @@ import Testing
         #expect(result.errorLines == ["\(text): not an image: unknown format"])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixtures.folder.path)
         #expect(leftovers == ["notes.txt"])
+    }
+}
+
+/// Formats without alpha get the transparent pixels composited onto white.
+extension ConvertCommandTests {
+    @Test func convertingTransparencyToJPEGFlattensItOntoWhite() async throws {
+        let fixtures = try Fixtures()
+        let source = try fixtures.write(
+            DecodedImage(raster: try AlphaFixtures.raster(), format: .png), as: .png, name: "alpha.png")
+        let output = fixtures.path("flat.jpg")
+        let result = try await ImagoTool.run(["convert", source, "-o", output, "--quality", "95"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try fixtures.decode(output).raster
+        let expected: [AlphaFixtures.Cell: RGBA] = [
+            .transparentGreen: RGBA(255, 255, 255), .halfBlue: RGBA(127, 127, 255),
+            .transparentBlack: RGBA(255, 255, 255), .opaqueRed: RGBA(255, 0, 0),
+        ]
+        for (cell, want) in expected {
+            for pixel in AlphaFixtures.centres(of: cell, in: decoded) {
+                #expect(AlphaFixtures.isClose(pixel, want, tolerance: 6), "\(cell): \(pixel), expected \(want)")
+            }
+        }
     }
 }

@@ -90,3 +90,20 @@ import Testing
         }
     }
 }
+
+/// The CLI contract: one line on standard error per failed source, whatever the codec library says.
+extension NewFormatsCommandTests {
+    @Test func aTruncatedJPEGXLFileGivesOneErrorLine() async throws {
+        let fixtures = try Fixtures()
+        let data = try Data(contentsOf: Self.fixture("JXL", "lossless.jxl"))
+        let truncated = fixtures.path("truncated.jxl")
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let commands: [[String]] = [["info", truncated], ["convert", truncated, "-o", fixtures.path("out.png")]]
+        for arguments in commands {
+            let result = try await ImagoTool.run(arguments)
+            #expect(result.status == 1, "\(arguments[0]): \(result.stderr)")
+            #expect(result.errorLines.count == 1, "\(arguments[0]): \(result.stderr)")
+            #expect(result.errorLines.first?.contains("truncated") == true, "\(arguments[0]): \(result.stderr)")
+        }
+    }
+}

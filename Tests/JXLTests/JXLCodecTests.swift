@@ -50,6 +50,18 @@ import Testing
         #expect(try JXLCodec().decode(try Fixture.data("lossless.jxl"), options: keep).iccProfile == nil)
     }
 
+    @Test(arguments: ["lossless.jxl", "container.jxl", "anim.jxl", "lossy.jxl"])
+    func aTruncatedFileIsReportedAsTruncated(_ name: String) throws {
+        let data = try Fixture.data(name)
+        for length in [data.count / 4, data.count / 2, data.count * 3 / 4] {
+            let error = #expect(throws: ImagoError.self, "\(name) cut to \(length) bytes") {
+                try JXLCodec().decode(data.prefix(length))
+            }
+            #expect(error?.kind == .decodingFailed(format: .jxl))
+            #expect(error?.reason.contains("truncated") == true, "\(name) at \(length): \(String(describing: error))")
+        }
+    }
+
     @Test func refusesAHugeDeclaredSizeBeforeDecoding() throws {
         #expect { try JXLCodec().decode(JXLFixtures.hugeCodestream) } throws: {
             ($0 as? ImagoError)?.kind == .limitExceeded

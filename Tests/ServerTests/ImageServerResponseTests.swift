@@ -166,3 +166,21 @@ extension ServerIntegrationTests {
         }
     }
 }
+
+extension ServerIntegrationTests.ImageServerResponseTests {
+    @Test func aTransparentSourceServedAsJPEGIsFlattenedOntoWhite() async throws {
+        // logo.png is a gradient at alpha 128: dropping alpha would serve the darker hidden colours.
+        let fixture = try ServerFixture()
+        let response = try await fixture.get(fixture.path("f=jpeg", origin: "img/logo.png"))
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "image/jpeg")
+        let served = try decode(response.body).raster
+        let expected = try ServerFixture.gradient(width: 64, height: 48, alpha: 128).flattened(onto: .white)
+        for (x, y) in [(8, 8), (32, 24), (56, 40)] {
+            let (got, want) = (served[x, y], expected[x, y])
+            let difference = max(
+                abs(Int(got.r) - Int(want.r)), abs(Int(got.g) - Int(want.g)), abs(Int(got.b) - Int(want.b)))
+            #expect(difference <= 8, "(\(x), \(y)): served \(got), expected about \(want)")
+        }
+    }
+}

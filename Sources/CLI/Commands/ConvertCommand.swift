@@ -21,7 +21,9 @@ enum ConvertCommand: Command {
             .option("frame", "N", "write only frame N (0-based), fully composited"),
             .toggle("all-frames", "keep every frame when the output format can hold an animation"),
             .toggle("ignore-orientation", "keep the pixels as stored instead of turning them upright"),
-            .toggle("keep-profile", "keep an RGB source's pixels and embed its ICC profile (default: convert to sRGB)"),
+            .toggle(
+                "keep-profile",
+                "keep an RGB or grey source's pixels and embed its ICC profile (default: convert to sRGB)"),
             HeaderOption.flag,
         ])
 
@@ -60,16 +62,18 @@ enum ConvertCommand: Command {
         do {
             let keepProfile = arguments.has("keep-profile")
             // The profile is kept through the resize either way: without --keep-profile the pixels are converted
-            // to sRGB after it, which converts fewer pixels when shrinking (grey and CMYK are converted at decode).
-            var image = try await loader.image(source) { request in
+            // to sRGB after it, which converts fewer pixels when shrinking (CMYK is converted at decode).
+            let image = try await loader.image(source) { request in
                 request.decodeOptions = DecodeOptions(colorProfiles: .keep)
                 request.processors = processors
                 request.appliesOrientation = !arguments.has("ignore-orientation")
             }.image
-            if !keepProfile { image = try ColorManagement.convertedToSRGB(image) }
             let options = EncodeOptions(
                 quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
-            data = try encoder.encode(image, options: options)
+            // Converting, flattening and encoding are CPU-bound: on the compute threads, not the cooperative pool.
+            data = try await WorkExecutor.compute.run {
+                try encoder.encode(keepProfile ? image : try ColorManagement.convertedToSRGB(image), options: options)
+            }
         } catch {
             Console.report(CommandLoader.named(error, source))
             return .failure

@@ -292,13 +292,13 @@ static void encoder_error_exit(j_common_ptr cinfo) {
 
 int imago_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
                       uint8_t **output, size_t *output_size, char *message, size_t message_size) {
-    return imago_jpeg_encode_icc(pixels, width, height, bytes_per_row, quality, NULL, 0, output, output_size, message,
-                                 message_size);
+    return imago_jpeg_encode_icc(pixels, width, height, bytes_per_row, quality, 0, NULL, 0, output, output_size,
+                                 message, message_size);
 }
 
 int imago_jpeg_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
-                          const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size, char *message,
-                          size_t message_size) {
+                          int grayscale, const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size,
+                          char *message, size_t message_size) {
     struct jpeg_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, message_size, "out of memory");
@@ -323,6 +323,8 @@ int imago_jpeg_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height
     cinfo->input_components = 4;
     cinfo->in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(cinfo);
+    // libjpeg-turbo converts RGBA input to luma itself; its weights sum to exactly 1, so grey stays exact.
+    if (grayscale) jpeg_set_colorspace(cinfo, JCS_GRAYSCALE);
     jpeg_set_quality(cinfo, quality, TRUE);
     jpeg_start_compress(cinfo, TRUE);
     // libjpeg-turbo splits the profile into numbered APP2 ICC_PROFILE chunks.

@@ -67,8 +67,10 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
     }
 
     /// Encodes the first frame, or every frame as an animation when there are several and `options.allFrames`;
-    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded as the ICCP chunk.
+    /// a kept ICC profile (`DecodedImage.iccProfile`) is embedded as the ICCP chunk (a grey one is converted to
+    /// sRGB first: WebP holds RGB only).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
+        let image = try ColorManagement.withoutGrayProfile(image)
         let encoded =
             options.allFrames && image.frames.count > 1
             ? try WebPCodec.encodeAnimation(image, options: options)

@@ -95,8 +95,9 @@ public enum FrameSelection: Sendable, Hashable, Codable {
 public enum ColorProfileHandling: String, Sendable, Hashable, Codable {
     /// Convert the pixels to sRGB (perceptual intent) and drop the profile, as browsers show them.
     case convertToSRGB
-    /// Keep an RGB image's stored pixels and carry its profile (`DecodedImage.iccProfile`), for an encoder to
-    /// embed. Grey and CMYK images are still converted: a raster is RGBA, and an RGB file cannot hold their profile.
+    /// Keep an RGB or grey image's stored pixels and carry its profile (`DecodedImage.iccProfile`), for an encoder
+    /// to embed (PNG and JPEG write a grey-profiled image as grey; encoders of RGB-only files convert it to sRGB).
+    /// CMYK images are still converted: a raster is RGBA, and an RGB file cannot hold a CMYK profile.
     case keep
     /// Return the stored samples as they are and drop the profile (CMYK through the generic formula), as
     /// Pillow's `convert("RGBA")` does; for comparing with decoders that do not manage colour.
@@ -189,14 +190,23 @@ public struct EncodeOptions: Sendable, Hashable {
     public var lossless: Bool
     /// Whether to keep every frame when the format can hold an animation.
     public var allFrames: Bool
+    /// What encoders of formats without alpha (JPEG) composite transparent pixels onto; white by default.
+    /// Formats with alpha keep it and ignore this.
+    public var background: RGBColor
 
     /// Creates options.
-    public init(quality: Int = 85, lossless: Bool = false, allFrames: Bool = true) {
+    public init(quality: Int = 85, lossless: Bool = false, allFrames: Bool = true, background: RGBColor = .white) {
         self.quality = Swift.min(Swift.max(quality, 0), 100)
         self.lossless = lossless
         self.allFrames = allFrames
+        self.background = background
     }
 
-    /// The defaults: quality 85, lossy where the format allows, all frames.
+    /// The defaults: quality 85, lossy where the format allows, all frames, a white background.
     public static let `default` = EncodeOptions()
+
+    /// A stable description of everything here that changes the encoded bytes, for keys of encoded outputs.
+    public var cacheKeyComponent: String {
+        "q=\(quality),lossless=\(lossless ? 1 : 0),frames=\(allFrames ? "all" : "first"),bg=\(background.hex)"
+    }
 }

@@ -4,7 +4,9 @@ import ImagoCore
 /// Turns libcurl's result codes into toolkit errors with a reason a person can read (the one place to align
 /// with the loader's error classification).
 enum CurlFailure {
-    static func error(for code: CURLcode, source: String) -> ImagoError {
+    /// The error for `code`; `detail` is libcurl's error buffer, which tells protocol errors from lost connections.
+    static func error(for code: CURLcode, detail: String = "", source: String) -> ImagoError {
+        if let protocolError = protocolError(code, detail: detail, source: source) { return protocolError }
         let failed = ImagoError.Kind.transportFailed(status: nil)
         // Refused, empty or cut connections may succeed later (the loader retries them); the rest would not.
         let lost = ImagoError.Kind.connectionFailed
@@ -32,6 +34,22 @@ enum CurlFailure {
         }
     }
 
+    /// A server that broke HTTP (malformed chunked encoding, which libcurl reports as a receive error): not a lost
+    /// connection, so classed `transportFailed` (never retried: the same server answers the same way); nil for
+    /// anything else.
+    static func protocolError(_ code: CURLcode, detail: String, source: String) -> ImagoError? {
+        guard code == CURLE_RECV_ERROR, detail.contains("chunked-encoding") else { return nil }
+        return ImagoError(
+            .transportFailed(status: nil), "bad server response: \(detail.lowercasedFirst)", source: source)
+    }
+
+    /// A response header line over libcurl's limit (`CURL_MAX_HTTP_HEADER`, 100 KB), which libcurl 7.88 reports as
+    /// `CURLE_OUT_OF_MEMORY` while reading the head.
+    static func headerTooLarge(source: String) -> ImagoError {
+        ImagoError(
+            .tooLarge, "the response header is too large (libcurl accepts at most 100 KB a line)", source: source)
+    }
+
     /// The connection filter refused the address (and every other the host has).
     static func refused(_ address: ConnectionAddress, source: String) -> ImagoError {
         let shown = address.isIPv6 ? "[\(address.ip)]" : address.ip
@@ -48,4 +66,9 @@ enum CurlFailure {
             ?? "truncated body: the connection ended after \(received) bytes"
         return ImagoError(.connectionFailed, reason, source: source)
     }
+}
+
+extension String {
+    /// The text with its first letter lowercased, to continue a sentence with libcurl's capitalised messages.
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -44,6 +44,13 @@ final class CurlTransfer {
     var decodesContent = false
     /// The last address the connection filter refused, for the error if no other address worked.
     var refusedAddress: ConnectionAddress?
+    /// libcurl's own words on a failure (`CURLOPT_ERRORBUFFER`): the result code alone cannot tell a server's
+    /// malformed chunked encoding from a connection reset.
+    private let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        return buffer
+    }()
 
     init(
         id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlTransport.Configuration,
@@ -57,6 +64,12 @@ final class CurlTransfer {
         self.lastActivity = startedAt
     }
 
+    deinit {
+        // The handle is normally cleaned up already; if not, libcurl must not write into the freed buffer.
+        if let handle { imago_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil) }
+        errorBuffer.deallocate()
+    }
+
     var source: String { request.source }
     /// The byte cap: the transport's, or the loader's if lower.
     var maxBytes: Int { min(configuration.maxBytes, request.limits.maxBytes) }
@@ -65,6 +78,9 @@ final class CurlTransfer {
         let own = startedAt.advanced(by: .seconds(configuration.totalDeadline))
         return request.limits.deadline.map { min(own, $0) } ?? own
     }
+
+    /// What libcurl said about the last failure ("" when nothing).
+    var failureDetail: String { String(cString: errorBuffer) }
 
     // MARK: Handle
 
@@ -117,6 +133,7 @@ final class CurlTransfer {
     private func configureOptions(of handle: UnsafeMutableRawPointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         imago_curl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, UnsafeRawPointer(bitPattern: UInt(id)))
+        imago_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         imago_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)  // no SIGALRM around DNS: we are threaded
         imago_curl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)  // redirects are followed here, checked
         "http,https".withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, $0) }
@@ -179,12 +196,14 @@ final class CurlTransfer {
             lastActivity = now
             return true
         case .streaming:
-            if let expected, received < expected {
+            if let protocolError = CurlFailure.protocolError(result, detail: failureDetail, source: source) {
+                finish(throwing: protocolError)
+            } else if let expected, received < expected {
                 finish(throwing: CurlFailure.truncated(received: received, expected: expected, source: source))
             } else if result == CURLE_PARTIAL_FILE || (result == CURLE_RECV_ERROR && received > 0) {
                 finish(throwing: CurlFailure.truncated(received: received, expected: expected, source: source))
             } else if result != CURLE_OK {
-                finish(throwing: CurlFailure.error(for: result, source: source))
+                finish(throwing: CurlFailure.error(for: result, detail: failureDetail, source: source))
             } else {
                 finish(throwing: nil)
             }
@@ -193,8 +212,11 @@ final class CurlTransfer {
                 finish(throwing: CurlFailure.refused(refusedAddress, source: source))
             } else if result == CURLE_OK {
                 fail(.connectionFailed, "the server sent no response")
+            } else if result == CURLE_OUT_OF_MEMORY {
+                // libcurl 7.88 reports a response header line over its 100 KB limit as "out of memory".
+                finish(throwing: CurlFailure.headerTooLarge(source: source))
             } else {
-                finish(throwing: CurlFailure.error(for: result, source: source))
+                finish(throwing: CurlFailure.error(for: result, detail: failureDetail, source: source))
             }
         }
         return false

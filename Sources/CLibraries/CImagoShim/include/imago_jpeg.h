@@ -66,9 +66,10 @@ void imago_jpeg_decoder_keep_cmyk(imago_jpeg_decoder *decoder, int keep);
 int imago_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
                       uint8_t **output, size_t *output_size, char *message, size_t message_size);
 
-/// The same, embedding the ICC profile of `icc_size` bytes at `icc` (none when NULL) in APP2 chunks.
+/// The same, embedding the ICC profile of `icc_size` bytes at `icc` (none when NULL) in APP2 chunks; with
+/// `grayscale` set, a one-component JPEG of the pixels' luma (exactly r when r == g == b).
 int imago_jpeg_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row, int quality,
-                          const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size, char *message,
-                          size_t message_size);
+                          int grayscale, const uint8_t *icc, size_t icc_size, uint8_t **output, size_t *output_size,
+                          char *message, size_t message_size);
 
 #endif
