@@ -27,6 +27,7 @@ public final class ImageServer: Sendable {
     private let inflight = InFlightRenders<RenderedImage>()
     private let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     private let daemonBox = DaemonBox()
+    private let maintenance: MemoryMaintenance
     /// Longest request target accepted (414 beyond): far above any real image URL, far below the header limit.
     static let maxTargetBytes = 8192
 
@@ -45,6 +46,11 @@ public final class ImageServer: Sendable {
         self.renderer = ImageRenderer(loader: loader, maxOutputSide: settings.maxOutputSide)
         self.gate = AdmissionGate(limit: settings.maxConcurrentRequests, queueLimit: settings.maxQueuedRequests)
         self.accessLog = accessLog
+        // Idle pixel buffers are kept for reuse within a share of the pixel budget, not beside all of it.
+        let pool = PixelBufferPool.shared
+        pool.capacityLimit = min(pool.capacityLimit, loader.settings.effectivePixelMemoryBudget / 3)
+        let metrics = self.metrics
+        self.maintenance = MemoryMaintenance { metrics.inflightCount }
         let address = try listen ?? ListenAddress(parsing: settings.listen, path: "serve.listen")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let daemon = try HTTPDaemon(

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import ImagoCore
 
 @Suite struct RasterTests {
@@ -54,6 +58,21 @@ import Testing
         }
         #expect(pool.idleBytes <= 40_000)
         pool.drain()
+        #expect(pool.idleBytes == 0)
+    }
+
+    @Test func trimFreesBuffersIdleTooLongAndLoweringTheCapacityFreesTheRest() throws {
+        let pool = PixelBufferPool(minimumPooledSize: 1024, capacityLimit: 1 << 20)
+        _ = try Raster(width: 64, height: 64, pool: pool, initializingWith: { _ in })
+        #expect(pool.trim(idleLongerThan: 60) == 0, "a buffer idle for less than a minute stays")
+        #expect(pool.idleBytes == 64 * 64 * 4)
+        usleep(20_000)
+        #expect(pool.trim(idleLongerThan: 0.01) == 64 * 64 * 4)
+        #expect(pool.idleBytes == 0)
+        for side in [40, 50, 60] { _ = try Raster(width: side, height: side, pool: pool, initializingWith: { _ in }) }
+        pool.capacityLimit = 50 * 50 * 4 + 60 * 60 * 4
+        #expect(pool.idleBytes == 50 * 50 * 4 + 60 * 60 * 4, "the newest buffers that fit are kept")
+        pool.capacityLimit = 0
         #expect(pool.idleBytes == 0)
     }
 }

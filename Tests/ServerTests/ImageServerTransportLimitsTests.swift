@@ -125,3 +125,18 @@ extension ServerIntegrationTests {
         }
     }
 }
+
+/// What serve's loader keeps in memory: no processed pixels, a pixel budget sized for a server.
+@Suite struct ImageServerLoaderMemoryTests {
+    @Test func serveKeepsNoPixelsAndHasAServersPixelBudget() throws {
+        let configuration = PluginRegistry.standardFactories().standardConfiguration()
+        #expect(configuration.imageCache != nil, "the configuration names a memory cache")
+        let loader = try ImageServer.loader(configuration: configuration, settings: ServeSettings())
+        #expect(loader.imageCache == nil, "serve does not keep processed pixels")
+        #expect(loader.settings.pixelMemoryBudget == ImageServer.defaultPixelMemoryBudget)
+        var chosen = configuration
+        chosen.loader.pixelMemoryBudget = 64 << 20
+        let configured = try ImageServer.loader(configuration: chosen, settings: ServeSettings())
+        #expect(configured.settings.pixelMemoryBudget == 64 << 20, "an operator's budget is kept")
+    }
+}

@@ -10,8 +10,15 @@ public final class PixelBufferPool: Sendable {
 
     /// Buffers smaller than this are left to `malloc`, which already recycles them well.
     public let minimumPooledSize: Int
-    /// The most idle bytes the pool keeps.
-    public let capacityLimit: Int
+    /// The most idle bytes the pool keeps (a server lowers it to fit its memory budget).
+    public var capacityLimit: Int {
+        get { limit.load(ordering: .relaxed) }
+        set {
+            limit.store(max(0, newValue), ordering: .relaxed)
+            trim(idleLongerThan: .infinity)
+        }
+    }
+    private let limit: Atomic<Int>
 
     /// An idle buffer; only the pool touches it until it hands it out again.
     private struct Idle {
@@ -23,7 +30,7 @@ public final class PixelBufferPool: Sendable {
     /// Creates a pool.
     public init(minimumPooledSize: Int = 256 * 1024, capacityLimit: Int = 192 * 1024 * 1024) {
         self.minimumPooledSize = minimumPooledSize
-        self.capacityLimit = capacityLimit
+        self.limit = Atomic(capacityLimit)
     }
 
     /// Idle bytes held now.
@@ -53,7 +60,8 @@ public final class PixelBufferPool: Sendable {
     /// Takes a buffer back, or frees it when it is small or the pool is full.
     func recycle(_ buffer: UnsafeMutableRawBufferPointer) {
         guard buffer.count >= minimumPooledSize else { return buffer.deallocate() }
-        let returned = PooledBuffer(pointer: buffer)
+        let returned = PooledBuffer(pointer: buffer, idleSince: .now)
+        let capacityLimit = self.capacityLimit
         let evicted: [PooledBuffer] = idle.withLock { state in
             guard buffer.count <= capacityLimit else { return [returned] }
             state.buffers.append(returned)
@@ -69,6 +77,35 @@ public final class PixelBufferPool: Sendable {
         evicted.forEach { $0.pointer.deallocate() }
     }
 
+    /// Frees the idle buffers unused for more than `seconds` (all of them past the capacity when it was lowered);
+    /// returns the bytes freed. A long-running process calls it when a burst is over, so memory returns to its
+    /// baseline instead of staying at the burst's peak.
+    @discardableResult
+    public func trim(idleLongerThan seconds: Double) -> Int {
+        let now = ContinuousClock.now
+        let capacityLimit = self.capacityLimit
+        let threshold = seconds.isFinite ? Duration.milliseconds(Int(max(0, seconds) * 1000)) : nil
+        let freed: [PooledBuffer] = idle.withLock { state in
+            var kept: [PooledBuffer] = []
+            var freed: [PooledBuffer] = []
+            var keptBytes = 0
+            for buffer in state.buffers.reversed() {  // newest first: they are the ones kept within the capacity
+                let old = threshold.map { buffer.idleSince.duration(to: now) > $0 } ?? false
+                if old || keptBytes + buffer.count > capacityLimit {
+                    freed.append(buffer)
+                } else {
+                    kept.append(buffer)
+                    keptBytes += buffer.count
+                }
+            }
+            state.buffers = kept.reversed()
+            state.bytes = keptBytes
+            return freed
+        }
+        freed.forEach { $0.pointer.deallocate() }
+        return freed.reduce(0) { $0 + $1.count }
+    }
+
     /// Frees every idle buffer (for memory pressure).
     public func drain() {
         let all = idle.withLock { state in
@@ -82,6 +119,7 @@ public final class PixelBufferPool: Sendable {
 /// A buffer owned by the pool while idle.
 private struct PooledBuffer: @unchecked Sendable {
     let pointer: UnsafeMutableRawBufferPointer
+    var idleSince = ContinuousClock.now
     var count: Int { pointer.count }
 }
 

@@ -6,6 +6,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /// The three moments of a request that Swift handles. `context` is the server's own pointer.
 struct imago_mhd_callbacks {
@@ -52,6 +55,16 @@ const char *imago_mhd_header(struct MHD_Connection *connection, const char *name
 /// The socket of `connection`, or -1. A suspended connection is not polled by MHD: the server watches this socket
 /// itself to learn that the client went away while its request waited.
 int imago_mhd_connection_fd(struct MHD_Connection *connection);
+
+/// Returns the heap's free pages to the system (glibc's `malloc_trim`, which Swift's Glibc module does not
+/// declare); 0 elsewhere.
+static inline int imago_release_free_memory(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
 
 /// A response holding a copy of `size` bytes at `data` (NULL for none).
 struct MHD_Response *imago_mhd_response(const void *data, size_t size);
