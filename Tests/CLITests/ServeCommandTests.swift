@@ -115,6 +115,9 @@ import Testing
         #expect(second.status == 1)
         #expect(second.errorLines.count == 1)
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port)"))
+        // The reason names the port tried (libmicrohttpd's message once said "port 0").
+        #expect(second.stderr.contains("port \(first.port)"), "\(second.stderr)")
+        #expect(!second.stderr.contains("port 0"), "\(second.stderr)")
         first.send(SIGTERM)
         #expect(first.waitForExit(timeout: 20) == 0)
     }
