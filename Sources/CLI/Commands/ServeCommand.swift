@@ -18,11 +18,8 @@ enum ServeCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
-        var configuration = ConfigCommand.defaultConfiguration
         let file = arguments.string("config")
-        if let file {
-            configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: configuration)
-        }
+        let configuration = try ConfigCommand.configuration(file: file, factories: PluginRegistry.standardFactories())
         let settings: ServeSettings
         let listen: ListenAddress?
         do {
