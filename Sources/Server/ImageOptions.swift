@@ -63,6 +63,11 @@ public struct ImageOptions: Sendable, Hashable {
         func bad(_ expected: String) -> ServeFailure {
             ServeFailure(400, "option \"\(Self.shown(item))\": expected \(expected)")
         }
+        // One spelling per value, so that one image has one URL (and one entry in any cache in front of serve).
+        if ["w", "h", "dpr", "q", "frame"].contains(key), let canonical = Self.canonicalSpelling(of: value) {
+            throw ServeFailure(
+                400, "option \"\(Self.shown(item))\": write \(key)=\(canonical) (no leading or trailing zeros)")
+        }
         switch key {
         case "w", "h":
             guard let side = Self.integer(value, in: 1...999_999_999) else {
@@ -117,6 +122,21 @@ public struct ImageOptions: Sendable, Hashable {
             range.contains(value)
         else { return nil }
         return value
+    }
+
+    /// The canonical spelling of a number written with a leading zero (`010`, `01.5`) or a fraction ending in zero
+    /// (`1.50`, `2.0`); `nil` when `text` is canonical or not a number at all (refused by the value's own check).
+    static func canonicalSpelling(of text: Substring) -> String? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), text.count <= 12,
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } })
+        else { return nil }
+        var whole = parts[0].drop { $0 == "0" }
+        if whole.isEmpty { whole = "0" }
+        var fraction = parts.count == 2 ? parts[1] : ""
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        let canonical = fraction.isEmpty ? String(whole) : "\(whole).\(fraction)"
+        return canonical == text ? nil : canonical
     }
 
     /// `D`, `D.D` digits only, within `range`.

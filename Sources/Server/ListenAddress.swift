@@ -9,8 +9,12 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`; errors name `path` (`serve.listen`, `--listen`).
     public init(parsing text: String, path: String = "listen") throws {
-        let invalid = ConfigReader.error(path, "\"\(text)\" is not HOST:PORT (for example 127.0.0.1:8080)")
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+        // A bare port is refused rather than guessed (all interfaces or loopback?): the hint gives the loopback form.
+        let barePort = !text.isEmpty && text.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+        let example = barePort ? "127.0.0.1:\(text)" : "127.0.0.1:8080"
+        let invalid = ConfigReader.error(path, "\"\(text)\" is not HOST:PORT (for example \(example))")
+        guard let colon = text.lastIndex(of: ":"), case let digits = text[text.index(after: colon)...],
+            (1...5).contains(digits.count), digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let port = Int(digits),
             (0...65_535).contains(port)
         else { throw invalid }
         var host = String(text[..<colon])

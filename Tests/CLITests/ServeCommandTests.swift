@@ -103,8 +103,26 @@ import Testing
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.stderr.contains("serve.maxSourceBytes"))
-        let listen = try await ImagoTool.run(["serve", "--listen", "localhost"], timeout: 30)
-        #expect(listen.status == 1 && listen.stderr.contains("--listen"))
+    }
+
+    /// A malformed `--listen` is a bad flag value: exit 2 with the usage, as the CLI contract says (a bare port too:
+    /// loopback or every interface would be a guess).
+    @Test func aMalformedListenExits2WithTheUsage() async throws {
+        for value in ["8099", "localhost", "127.0.0.1:99999", "127.0.0.1:http", "example.com:80"] {
+            let result = try await ImagoTool.run(["serve", "--listen", value], timeout: 30)
+            #expect(result.status == 2, "\(value): \(result.stderr)")
+            #expect(result.errorLines.first?.hasPrefix("imago serve: --listen: \"\(value)\" is not HOST:PORT") == true)
+            #expect(result.stderr.contains("usage: imago serve"), "\(value): \(result.stderr)")
+        }
+        let bare = try await ImagoTool.run(["serve", "--listen", "8099"], timeout: 30)
+        #expect(bare.stderr.contains("(for example 127.0.0.1:8099)"), "\(bare.stderr)")
+        // In a configuration file, the same value is a configuration error naming the key.
+        let fixtures = try Fixtures()
+        let file = fixtures.path("listen.json")
+        try Data(#"{"serve": {"listen": "8099"}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let configured = try await ImagoTool.run(["serve", "--config", file], timeout: 30)
+        #expect(configured.status == 1 && configured.stderr.contains("serve.listen"), "\(configured.stderr)")
+        #expect(!configured.stderr.contains("usage:"))
     }
 
     @Test func aPortInUseExits1() async throws {
@@ -115,6 +133,9 @@ import Testing
         #expect(second.status == 1)
         #expect(second.errorLines.count == 1)
         #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(first.port)"))
+        // The reason names the port tried (libmicrohttpd's message once said "port 0").
+        #expect(second.stderr.contains("port \(first.port)"), "\(second.stderr)")
+        #expect(!second.stderr.contains("port 0"), "\(second.stderr)")
         first.send(SIGTERM)
         #expect(first.waitForExit(timeout: 20) == 0)
     }

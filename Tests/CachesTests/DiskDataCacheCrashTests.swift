@@ -10,7 +10,10 @@ import Testing
 /// A writer killed with SIGKILL at any moment leaves nothing that can be served wrong.
 ///
 /// The child is this very test binary, run again with `IMAGO_CACHES_CRASH_WRITER` naming the folder: this test then
-/// writes entries in a loop instead of checking, until the parent kills it.
+/// writes entries in a loop instead of checking, until the parent kills it. The child stops by itself only when its
+/// standard input (a pipe the parent holds) closes: the parent is gone. It once also stopped when `Date()` passed
+/// 120 s after its start: that wall-clock deadline was its only way to end by itself while the parent lived, and a
+/// step of the clock (or a parent stalled that long) made it exit before the kill (CI saw `.exit`, not a signal).
 @Suite struct DiskDataCacheCrashTests {
     static let writerVariable = "IMAGO_CACHES_CRASH_WRITER"
     static let roundVariable = "IMAGO_CACHES_CRASH_ROUND"
@@ -34,8 +37,14 @@ import Testing
         defer { folder.remove() }
         var hits = 0
         for round in 1...8 {
-            let status = try await Self.runWriterAndKill(folder: folder, round: round)
-            #expect(status == .uncaughtSignal, "the writer was killed, round \(round)")
+            let writer = try await Self.runWriterAndKill(folder: folder, round: round)
+            #expect(
+                writer.reason == .uncaughtSignal && writer.status == SIGKILL,
+                """
+                the writer was killed, round \(round): it ended with \(writer.reason) \(writer.status) after \
+                \(writer.seconds) s; its stderr:
+                \(writer.stderr)
+                """)
             let reader = DiskDataCache(configuration: .init(directory: folder.url))
             for key in Self.keys {
                 guard let entry = await reader.entry(for: key) else { continue }
@@ -56,8 +65,16 @@ import Testing
         #expect(folder.temporaryNames.isEmpty)
     }
 
+    /// How a writer ended: the reason and status (the signal, or the exit status), its lifetime and its stderr.
+    struct WriterEnd {
+        var reason: Process.TerminationReason
+        var status: Int32
+        var seconds: Double
+        var stderr: String
+    }
+
     /// Starts the writer, lets it write for a random moment once it has stored a few entries, then kills it.
-    static func runWriterAndKill(folder: TemporaryFolder, round: Int) async throws -> Process.TerminationReason {
+    static func runWriterAndKill(folder: TemporaryFolder, round: Int) async throws -> WriterEnd {
         let process = Process()
         process.executableURL = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -68,25 +85,57 @@ import Testing
         environment[writerVariable] = folder.path
         environment[roundVariable] = String(round)
         process.environment = environment
+        // The child's stderr is kept (outside the cache folder), so a writer that ends by itself says why.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("imago-crash-writer-\(UUID()).log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+        }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let stderr = try FileHandle(forWritingTo: log)
+        defer { try? stderr.close() }
+        // Held open until the kill: the child's only way to stop by itself is this pipe closing (the parent died).
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = stderr
         let started = Date()
+        let clock = ContinuousClock()
+        let start = clock.now
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, folder.entriesModified(since: started) < 3, Date() < deadline {
+        // Monotonic: a step of the wall clock neither cuts nor stretches the wait.
+        let deadline = start + .seconds(60)
+        while process.isRunning, folder.entriesModified(since: started) < 3, clock.now < deadline {
             try await Task.sleep(nanoseconds: 2_000_000)
         }
         try await Task.sleep(nanoseconds: UInt64.random(in: 5_000_000...150_000_000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        return process.terminationReason
+        try? lifeline.fileHandleForWriting.close()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let lifetime = start.duration(to: clock.now).components
+        return WriterEnd(
+            reason: process.terminationReason, status: process.terminationStatus,
+            seconds: Double(lifetime.seconds) + Double(lifetime.attoseconds) * 1e-18,
+            stderr: output.isEmpty ? "(empty)" : output)
+    }
+
+    /// In the child: stops the process once standard input reaches its end (the parent, holding the pipe, is gone),
+    /// saying so on stderr.
+    static func stopWhenOrphaned() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            FileHandle.standardError.write(Data("crash writer: standard input closed (parent gone), stopping\n".utf8))
+            exit(3)
+        }
     }
 
     /// The child's work: four tasks storing entries for the same keys, forever.
     static func writeForever(into folder: URL, round: Int) async {
-        // Orphaned (the parent test died before killing it) or forgotten, the writer stops by itself.
-        let parent = getppid()
-        let deadline = Date().addingTimeInterval(120)
+        stopWhenOrphaned()
         // Flushing each write widens the window between creating a temporary file and renaming it.
         let cache = DiskDataCache(configuration: .init(directory: folder, sizeLimit: 4 << 20, synchronizesWrites: true))
         await withTaskGroup(of: Void.self) { group in
@@ -98,7 +147,6 @@ import Testing
                         let key = keys[(step * 7 + task) % keys.count]
                         try? await cache.store(entry(key, generation: generation), for: key)
                         step += 1
-                        if getppid() != parent || Date() > deadline { exit(0) }
                     }
                 }
             }

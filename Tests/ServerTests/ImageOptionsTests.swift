@@ -51,6 +51,24 @@ import Testing
         #expect(!echoed.contains("\r") && !echoed.contains("\n") && echoed.count < 200)
     }
 
+    @Test func refusesNumbersWithLeadingOrTrailingZerosNamingTheCanonicalForm() throws {
+        let cases = [
+            ("w=010", "w=10"), ("h=007", "h=7"), ("q=085", "q=85"), ("frame=00", "frame=0"), ("frame=01", "frame=1"),
+            ("dpr=02", "dpr=2"), ("dpr=01.5", "dpr=1.5"), ("dpr=1.50", "dpr=1.5"), ("dpr=2.0", "dpr=2"),
+        ]
+        for (text, canonical) in cases {
+            let failure = failure("fit=cover," + text)
+            #expect(failure?.status == 400, "\(text)")
+            #expect(failure?.reason.contains("\"\(text)\"") == true, "names the item: \(failure?.reason ?? "")")
+            #expect(failure?.reason.contains("write \(canonical) ") == true, "\(failure?.reason ?? "")")
+        }
+        // The canonical spellings themselves, zero included, are read.
+        let options = try parse("w=10,h=7,q=85,frame=0,dpr=1.5")
+        #expect(options.width == 10 && options.height == 7 && options.quality == 85 && options.frame == 0)
+        #expect(options.dpr == 1.5)
+        #expect(try parse("enlarge=0").enlarge == false)
+    }
+
     @Test func maxOutputSideBoundsSidesAfterDPR() throws {
         #expect(try parse("w=100", maxOutputSide: 100).outputWidth == 100)
         #expect(throws: ServeFailure.self) { try parse("w=101", maxOutputSide: 100) }

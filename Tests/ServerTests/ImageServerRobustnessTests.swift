@@ -19,6 +19,21 @@ extension ServerIntegrationTests {
             #expect(try await fixture.get("/health").status == 200)
         }
 
+        /// A target far over the limit gets the server's own one-line plain 414, not libmicrohttpd's HTML one
+        /// (which has neither Content-Type nor Cache-Control).
+        @Test func aHundredKilobyteTargetGetsThePlainText414() async throws {
+            let fixture = try ServerFixture()
+            for size in [9 * 1024, 100 * 1024, 120 * 1024] {
+                let path = fixture.path("w=10", origin: "img/photo.jpg?" + String(repeating: "a", count: size))
+                let response = try await fixture.get(path)
+                #expect(response.status == 414, "\(size) bytes")
+                #expect(response.header("Content-Type") == "text/plain; charset=utf-8", "\(size) bytes")
+                #expect(response.header("Cache-Control") == "no-store", "\(size) bytes")
+                #expect(response.text == "the path is over \(ImageServer.maxTargetBytes) bytes\n", "\(size) bytes")
+            }
+            #expect(try await fixture.get("/health").status == 200)
+        }
+
         @Test func aOneMegabyteHeaderIsRefusedWithA4xx() async throws {
             let fixture = try ServerFixture()
             let port = fixture.port

@@ -68,8 +68,13 @@ import Testing
         #expect(try ListenAddress(parsing: "0.0.0.0:65535").port == 65535)
         for bad in [
             "", ":80", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.1:80", "[::1:80", "x:80",
+            "8099", "127.0.0.1:+80", "127.0.0.1: 80", "127.0.0.1:000080",
         ] {
             #expect(throws: ImagoError.self, "\(bad)") { try ListenAddress(parsing: bad) }
+        }
+        // A bare port is refused, with the loopback form as the example.
+        #expect(throws: ConfigReader.error("--listen", "\"8099\" is not HOST:PORT (for example 127.0.0.1:8099)")) {
+            try ListenAddress(parsing: "8099", path: "--listen")
         }
     }
 }

@@ -82,10 +82,7 @@ enum CacheCommand: Command {
     /// `--cache-dir`, else the cache's default (`IMAGO_CACHE_DIR`, `$XDG_CACHE_HOME/imago`, `~/.cache/imago`).
     static func configuredLayers(config: String?, cacheDirectory: String?) throws -> [TieredDataCache.Layer] {
         let factories = PluginRegistry.standardFactories()
-        var configuration = factories.standardConfiguration()
-        if let config {
-            configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: config), defaults: configuration)
-        }
+        var configuration = try ConfigCommand.configuration(file: config, factories: factories)
         if let cacheDirectory, !cacheDirectory.isEmpty {
             let folder = (cacheDirectory as NSString).expandingTildeInPath
             configuration.dataCache = DataCacheLayers.settingDiskDirectory(configuration.dataCache, to: folder)

@@ -1,3 +1,4 @@
+import Foundation
 import Imago
 import ImagoServer
 
@@ -17,6 +18,20 @@ enum ConfigCommand: Command {
 
     /// The configuration the tool uses when none is given (with the `serve` section of `imago serve`).
     static var defaultConfiguration: ImagoConfiguration {
-        PluginRegistry.standardFactories().standardConfiguration().withServeSection()
+        defaults(of: PluginRegistry.standardFactories())
+    }
+
+    /// The defaults of `factories` with every section `--print-default` prints, so each command reading a file
+    /// accepts the whole default configuration, sections it does not use included.
+    static func defaults(of factories: PluginRegistry) -> ImagoConfiguration {
+        factories.standardConfiguration().withServeSection()
+    }
+
+    /// What a command's `--config FILE` gives: the file over `defaults(of: factories)`, or those alone without one.
+    /// Every command taking `--config` reads it here.
+    static func configuration(file: String?, factories: PluginRegistry) throws -> ImagoConfiguration {
+        let defaults = defaults(of: factories)
+        guard let file else { return defaults }
+        return try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: defaults)
     }
 }

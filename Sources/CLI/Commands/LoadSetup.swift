@@ -1,6 +1,5 @@
 import Foundation
 import Imago
-import ImagoServer
 
 /// The loader `imago load` runs: the embedded defaults, or `--config FILE`, with the command line's overrides.
 struct LoadSetup: Sendable {
@@ -17,11 +16,7 @@ struct LoadSetup: Sendable {
 
     init(_ options: LoadOptions) throws {
         let factories = PluginRegistry.standardFactories()
-        // The same file may configure `imago serve`: its `serve` section is known here too.
-        var configuration = factories.standardConfiguration().withServeSection()
-        if let file = options.configFile {
-            configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: configuration)
-        }
+        var configuration = try ConfigCommand.configuration(file: options.configFile, factories: factories)
         if let concurrency = options.concurrency {
             configuration.loader.maxConcurrentLoads = concurrency
             configuration.loader.maxConcurrentLoadsPerHost = min(

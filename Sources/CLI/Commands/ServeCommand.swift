@@ -18,16 +18,19 @@ enum ServeCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
-        var configuration = ConfigCommand.defaultConfiguration
-        let file = arguments.string("config")
-        if let file {
-            configuration = try ImagoConfiguration(contentsOf: URL(fileURLWithPath: file), defaults: configuration)
-        }
-        let settings: ServeSettings
+        // A bad flag value is a usage error (exit 2 with the usage), as for every command; a bad serve.listen in a
+        // configuration file stays a configuration error (exit 1).
         let listen: ListenAddress?
         do {
-            settings = try ServeSettings(configuration: configuration)
             listen = try arguments.string("listen").map { try ListenAddress(parsing: $0, path: "--listen") }
+        } catch let error as ImagoError {
+            throw UsageError(error.reason)
+        }
+        let file = arguments.string("config")
+        let configuration = try ConfigCommand.configuration(file: file, factories: PluginRegistry.standardFactories())
+        let settings: ServeSettings
+        do {
+            settings = try ServeSettings(configuration: configuration)
         } catch let error as ImagoError {
             throw file.map(error.naming) ?? error
         }

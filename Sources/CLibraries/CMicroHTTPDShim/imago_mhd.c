@@ -111,8 +111,10 @@ struct imago_mhd_server *imago_mhd_start(const struct imago_mhd_options *options
         {MHD_OPTION_LISTEN_BACKLOG_SIZE, options->backlog, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
-    struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, access_handler, server, MHD_OPTION_ARRAY, items,
-                                                 MHD_OPTION_END);
+    /* MHD binds MHD_OPTION_SOCK_ADDR's address; the port argument only names the port in its messages ("Failed to
+       bind to port N"), so it is the one asked for, not 0. */
+    struct MHD_Daemon *daemon = MHD_start_daemon(flags, options->port, NULL, NULL, access_handler, server,
+                                                 MHD_OPTION_ARRAY, items, MHD_OPTION_END);
     if (daemon == NULL) {
         pthread_mutex_lock(&server->lock);
         snprintf(error, error_size, "%s", server->error[0] ? server->error : strerror(errno));
