@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import ImagoCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import ImagoCore
 
 @Suite struct RasterTests {
     @Test func packsAndReadsPixels() throws {

@@ -65,4 +65,12 @@ public enum AlphaFixtures {
         abs(Int(pixel.r) - Int(expected.r)) <= tolerance && abs(Int(pixel.g) - Int(expected.g)) <= tolerance
             && abs(Int(pixel.b) - Int(expected.b)) <= tolerance && abs(Int(pixel.a) - Int(expected.a)) <= tolerance
     }
+
+    /// The cell centres of `raster` farther than `tolerance` from `expected`, described; empty when all match.
+    public static func mismatches(in raster: Raster, expected: [Cell: RGBA], tolerance: Int) -> [String] {
+        expected.flatMap { cell, want in
+            centres(of: cell, in: raster).filter { !isClose($0, want, tolerance: tolerance) }
+                .map { "\(cell): \($0), expected \(want)" }
+        }
+    }
 }

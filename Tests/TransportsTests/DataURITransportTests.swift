@@ -47,9 +47,12 @@ import Testing
         #expect(recording.metadata.first?.contentType == "text/plain;charset=utf-8")
     }
 
-    @Test(arguments: ["aGVs bG8g\td29y\nbGQ=", "aGVsbG8gd29ybGQ", "aGVsbG8gd29ybGQ=", " aGVsbG8gd29ybGQ= "])
-    func ignoresWhitespaceAndMissingPaddingInBase64(payload: String) async throws {
-        let encoded = payload.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["=", "+", "/"]))!
+    @Test(
+        arguments: ["aGVs bG8g\td29y\nbGQ=", "aGVsbG8gd29ybGQ", "aGVsbG8gd29ybGQ=", " aGVsbG8gd29ybGQ= "]
+            as [EscapedArgument])
+    func ignoresWhitespaceAndMissingPaddingInBase64(payload: EscapedArgument) async throws {
+        let encoded = payload.value.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics.union(["=", "+", "/"]))!
         let recording = try await fetch("data:text/plain;base64,\(encoded)")
         #expect(recording.error == nil)
         #expect(recording.body == Data("hello world".utf8))

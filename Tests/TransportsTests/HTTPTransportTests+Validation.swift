@@ -7,10 +7,11 @@ import Testing
 extension HTTPTransportTests {
     @Test(
         arguments: HTTPTransportKind.allCases,
-        ["http://127.0.0.1/a\r\nHost: evil.example", "http://127.0.0.1/a%0D%0AX-Injected:%201", "http://a%0d%0ab/x"])
-    func refusesURLsWithControlCharacters(_ kind: HTTPTransportKind, text: String) async throws {
+        ["http://127.0.0.1/a\r\nHost: evil.example", "http://127.0.0.1/a%0D%0AX-Injected:%201", "http://a%0d%0ab/x"]
+            as [EscapedArgument])
+    func refusesURLsWithControlCharacters(_ kind: HTTPTransportKind, text: EscapedArgument) async throws {
         let transport = kind.make()
-        let url = try #require(URL(string: text))
+        let url = try #require(URL(string: text.value))
         let recording = await TransportRecording.record(transport.fetch(TransportRequest(url: url)))
         let error = try #require(recording.imagoError)
         #expect(error.kind == .invalidSource)

@@ -66,6 +66,17 @@ static inline int imago_release_free_memory(void) {
 #endif
 }
 
+/// Makes glibc serve every allocation of `threshold` bytes or more with its own mapping, returned to the system when
+/// freed (`mallopt(M_MMAP_THRESHOLD)`, which also stops glibc raising the threshold after each large free: raised, it
+/// keeps large buffers in its heaps, and a server's memory stays at its busiest moment). Nothing elsewhere.
+static inline void imago_map_large_allocations(size_t threshold) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, (int)threshold);
+#else
+    (void)threshold;
+#endif
+}
+
 /// A response holding a copy of `size` bytes at `data` (NULL for none).
 struct MHD_Response *imago_mhd_response(const void *data, size_t size);
 
