@@ -44,6 +44,9 @@ final class InFlightRenders<Value: Sendable>: Sendable {
     /// Keys being processed now.
     var count: Int { entries.withLock { $0.count } }
 
+    /// Requests waiting for the render of `key` now.
+    func waiters(for key: String) -> Int { entries.withLock { $0[key]?.waiters ?? 0 } }
+
     /// One waiter is done (answered, or cancelled); the last to leave unfinished work cancels it.
     private func leave(_ key: String, _ task: Task<Value, any Error>, _ waiter: Waiter) {
         guard waiter.leave() else { return }

@@ -27,11 +27,6 @@ import Testing
         return ImageLoader(registry: registry, settings: settings, sourcePolicy: policy)
     }
 
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let (whole, fraction) = start.duration(to: .now).components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-
     @Test func oneDeadlineBoundsEveryAttemptAndTheWaitsBetweenThem() async throws {
         let transport = FakeTransport()
         let failure = ImagoError(.connectionFailed, "reset")
@@ -40,30 +35,32 @@ import Testing
         let settings = LoaderSettings(
             retry: RetryPolicy(maxAttempts: 20, initialDelay: 0.3, multiplier: 2, jitter: 0), fetchTimeout: 1)
         let loader = Self.loader(transport, settings: settings)
-        let start = ContinuousClock.now
         let error = await #expect(throws: ImagoError.self) {
             try await loader.image(for: ImageRequest(url: URL(string: "fake://host/a")!))
         }
-        let elapsed = Self.seconds(since: start)
         // Without the deadline: 20 attempts over more than a minute of growing waits. With it: attempts at 0, 0.3
-        // and 0.9 s (fewer on a starved machine), and no attempt whose wait would end past the deadline.
-        #expect(elapsed < 3, "gave up at \(elapsed) s")
+        // and 0.9 s, and none whose wait would end past the deadline; fewer when the test process is starved (the
+        // count, not the wall clock, is checked, so a stalled run cannot fail it).
         #expect((1...3).contains(transport.callCount), "\(transport.callCount) attempts")
         #expect(error?.attempts == transport.callCount)
+        #expect(error?.kind == .connectionFailed || error?.kind == .timedOut)
     }
 
     @Test func theDeadlineHoldsAgainstATransportThatIgnoresCancellation() async throws {
         let transport = FakeTransport()
-        transport.serve("/stuck", FakeTransport.Behavior(data: FakeDecoder.encode(), gate: AsyncGate()))
+        let gate = AsyncGate()
+        transport.serve("/stuck", FakeTransport.Behavior(data: FakeDecoder.encode(), gate: gate))
         let loader = Self.loader(transport, settings: LoaderSettings(fetchTimeout: 0.4))
-        let start = ContinuousClock.now
+        // The gate opens after 20 s (the transport then answers): only the deadline can make this load fail.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { gate.open() }
         let error = await #expect(throws: ImagoError.self) {
             try await loader.image(for: ImageRequest(url: URL(string: "fake://host/stuck")!))
         }
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("fetch deadline") == true, "\(String(describing: error))")
-        #expect(Self.seconds(since: start) < 3, "the gate never opens: only the deadline ends this load")
-        #expect(transport.requests.first?.limits.deadline != nil, "the transport is told the deadline")
+        for request in transport.requests {
+            #expect(request.limits.deadline != nil, "the transport is told the deadline")
+        }
     }
 
     @Test func thePolicyRefusesBeforeTheTransportAndSeesEveryReportedHop() async throws {

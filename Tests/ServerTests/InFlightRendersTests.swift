@@ -39,10 +39,10 @@ import Testing
         }
         let leaving = Task { try await renders.value(for: "k", work: work) }
         let staying = Task { try await renders.value(for: "k", work: work) }
-        while renders.count == 0 { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(50))
+        while renders.waiters(for: "k") < 2 { try await Task.sleep(for: .milliseconds(5)) }
         leaving.cancel()
-        try await Task.sleep(for: .milliseconds(50))
+        while renders.waiters(for: "k") > 1 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(renders.count == 1, "the render goes on for the one that stays")
         release.continuation.yield()
         let (value, _) = try await staying.value
         #expect(value == 7)
