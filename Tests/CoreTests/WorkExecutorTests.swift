@@ -79,6 +79,9 @@ final class ThreadGate: Sendable {
             watched = payload
             try await executor.run { _ = payload }
         }
+        // The worker lets the closure go right after it runs, which can be a moment after the caller resumes; a
+        // queue that kept it would keep it for good.
+        await eventually { watched == nil }
         #expect(watched == nil)
     }
 

@@ -10,8 +10,9 @@ struct CurlTransportTests {
         let server = try loopback()
         let id = UUID().uuidString
         let size = 32 << 20
-        // The pause is longer than the idle timeout: time spent paused for the consumer is not idle time.
-        let transport = CurlTransport(configuration: .init(idleTimeout: 0.5))
+        // The pause is longer than the idle timeout: time spent paused for the consumer is not idle time. The total
+        // deadline is out of the way: a test process busy with hundreds of other tests reads 32 MB slowly.
+        let transport = CurlTransport(configuration: .init(idleTimeout: 0.5, totalDeadline: 3600))
         var received = 0
         var isPatternIntact = true
         var sentWhilePaused = 0
