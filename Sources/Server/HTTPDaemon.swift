@@ -245,6 +245,8 @@ final class HTTPDaemon: Sendable {
                     pending.waiting[id] = Waiting(state: state, connection: connection)
                 }
                 MHD_suspend_connection(connection.pointer)
+                // Watched before the work starts, so the answer's `unwatch` always comes after.
+                disconnects.withLock { $0?.watch(id, fd: imago_mhd_connection_fd(connection.pointer)) }
                 let task = Task {
                     let response = await work()
                     self.finish(state, with: response)
@@ -254,7 +256,6 @@ final class HTTPDaemon: Sendable {
                     return pending.waiting[id] == nil
                 }
                 if cancelled { task.cancel() }
-                disconnects.withLock { $0?.watch(id, fd: imago_mhd_connection_fd(connection.pointer)) }
                 return MHD_Result(rawValue: 1)!
             }
         }
