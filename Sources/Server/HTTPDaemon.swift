@@ -128,8 +128,9 @@ final class HTTPDaemon: Sendable {
             }
             MHD_resume_connection(waiting.connection.pointer)
         }
-        // MHD must process the resumed connections before it stops: stopping with suspended ones aborts.
-        let last = end ?? ContinuousClock.now + .seconds(2)
+        // MHD must process the resumed connections before it stops: stopping with suspended ones aborts. So it
+        // gets a moment for that even when the grace is spent (or zero).
+        let last = max(end ?? ContinuousClock.now + .seconds(2), ContinuousClock.now + .milliseconds(200))
         while unanswered > 0 && ContinuousClock.now < last { usleep(2000) }
         pending.withLock { $0.stopped = true }
         disconnects.withLock { watcher in
