@@ -27,6 +27,17 @@ public enum ColorManagement {
     /// Whether lcms2 can open `profile` as an ICC profile.
     public static func isValidProfile(_ profile: Data) -> Bool { OpenedColorProfile(profile) != nil }
 
+    /// For encoders that write a kept grey profile in a grey file (PNG, JPEG): the image, converted to sRGB when its
+    /// grey profile sits on pixels that are not all grey (a grey file could not hold them), and whether it still
+    /// carries a grey profile. `pixelsAreGray` is asked only when there is a grey profile.
+    package static func keepingGrayProfile(
+        _ image: DecodedImage, pixelsAreGray: (Raster) -> Bool
+    ) throws -> (image: DecodedImage, grayProfile: Bool) {
+        guard let profile = image.iccProfile, isGrayProfile(profile) else { return (image, false) }
+        guard pixelsAreGray(image.raster) else { return (try convertedToSRGB(image), false) }
+        return (image, true)
+    }
+
     /// The image converted to sRGB when it carries a kept grey profile, else the image itself: for encoders of
     /// formats that hold only RGB, which cannot embed a grey profile.
     package static func withoutGrayProfile(_ image: DecodedImage) throws -> DecodedImage {

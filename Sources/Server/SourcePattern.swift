@@ -16,9 +16,7 @@ struct SourcePattern: Sendable, Hashable {
         if prefix.lowercased().hasPrefix("file://"), let path = prefix.dropFirst(7).removingPercentEncoding,
             path.hasPrefix("/"), !path.contains("*")
         {
-            let resolved = SourceURL.resolvingSymlinks(SourceURL.removingDotSegments(path) { $0 })
-            let folder = resolved.hasSuffix("/") && resolved != "/"
-            prefix = URL(fileURLWithPath: resolved, isDirectory: folder).absoluteString
+            prefix = SourceURL.normalizedFile(path: path).absoluteString
         }
         guard let colon = prefix.firstIndex(of: ":"), colon > prefix.startIndex else { return nil }
         scheme = prefix[..<colon].lowercased()

@@ -10,14 +10,11 @@ extension JPEGCodec {
     /// chunks; with a grey one the JPEG is written grey (one component), as a grey profile requires (a
     /// grey-profiled image whose pixels are not grey is converted to sRGB first).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        var image = image
-        image.frames = [image.frames[0]]  // JPEG holds one frame: only it is flattened and converted
-        image = try image.flattened(onto: options.background)
-        var grayscale = image.iccProfile.map(ColorManagement.isGrayProfile) ?? false
-        if grayscale && !PNGCodec.analyze(image.raster).gray {
-            image = try ColorManagement.convertedToSRGB(image)
-            grayscale = false
-        }
+        var firstFrame = image
+        firstFrame.frames = [image.frames[0]]  // JPEG holds one frame: only it is flattened and converted
+        let (image, grayscale) = try ColorManagement.keepingGrayProfile(
+            try firstFrame.flattened(onto: options.background)
+        ) { PNGCodec.analyze($0).gray }
         let raster = image.raster
         let profile = image.iccProfile ?? Data()
         return try raster.withUnsafeBytes { buffer in

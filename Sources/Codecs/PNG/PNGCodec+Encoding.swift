@@ -9,14 +9,8 @@ extension PNGCodec {
     /// (`DecodedImage.iccProfile`) is embedded as `iCCP`: an RGB one in an RGB or RGBA layout, a grey one in a
     /// grey layout (a grey-profiled image whose pixels are not grey is converted to sRGB first).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        var (opaque, gray) = Self.analyze(image.raster)
-        var image = image
-        var grayProfile = image.iccProfile.map(ColorManagement.isGrayProfile) ?? false
-        if grayProfile && !gray {
-            image = try ColorManagement.convertedToSRGB(image)
-            (opaque, gray) = Self.analyze(image.raster)
-            grayProfile = false
-        }
+        let (image, grayProfile) = try ColorManagement.keepingGrayProfile(image) { Self.analyze($0).gray }
+        let (opaque, gray) = Self.analyze(image.raster)
         let raster = image.raster
         let profile = image.iccProfile ?? Data()
         return try raster.withUnsafeBytes { buffer in

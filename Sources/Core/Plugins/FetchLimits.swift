@@ -27,6 +27,20 @@ public struct FetchLimits: Sendable {
         deadline.map { max(0, now.duration(to: $0).seconds) }
     }
 
+    /// The URL to fetch for `target`, a redirect's target: normalised by `policy`, or `target` itself without one.
+    /// Throws the policy's refusal, naming the hop. Transports that follow redirects call it for every hop before
+    /// sending anything to it.
+    public func checkRedirect(to target: URL, source: String) throws -> URL {
+        guard let policy else { return target }
+        do {
+            return try policy.check(target)
+        } catch {
+            let refusal = ImagoError.wrapping(error, source: source)
+            throw ImagoError(
+                refusal.kind, "refused redirect to \(target.absoluteString): \(refusal.reason)", source: source)
+        }
+    }
+
     /// Throws `addressRefused` unless `policy` allows connecting to the numeric address `ip`.
     public func checkConnection(to ip: String, host: String, source: String) throws {
         guard let policy, !policy.allowsConnection(to: ip) else { return }

@@ -53,13 +53,6 @@ public struct TransportRequest: Sendable, Hashable {
         hasher.combine(ifNoneMatch)
         hasher.combine(ifModifiedSince)
     }
-
-    /// Throws `addressRefused` unless the policy allows `target`, a redirect's target; returns the URL to fetch
-    /// (normalised by the policy). Transports that follow redirects call it for every hop before sending anything.
-    public func checkRedirect(to target: URL) throws -> URL {
-        guard let policy = limits.policy else { return target }
-        return try policy.check(target)
-    }
 }
 
 /// One step of a fetch.

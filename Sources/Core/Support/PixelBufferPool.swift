@@ -60,7 +60,7 @@ public final class PixelBufferPool: Sendable {
     /// Takes a buffer back, or frees it when it is small or the pool is full.
     func recycle(_ buffer: UnsafeMutableRawBufferPointer) {
         guard buffer.count >= minimumPooledSize else { return buffer.deallocate() }
-        let returned = PooledBuffer(pointer: buffer, idleSince: .now)
+        let returned = PooledBuffer(pointer: buffer)
         let capacityLimit = self.capacityLimit
         let evicted: [PooledBuffer] = idle.withLock { state in
             guard buffer.count <= capacityLimit else { return [returned] }

@@ -21,8 +21,7 @@ public enum SourceURL {
             guard let path = components.percentEncodedPath.removingPercentEncoding, !path.contains("\0") else {
                 throw ImagoError(.invalidSource, "the file path has bad percent-encoding", source: url.absoluteString)
             }
-            let resolved = resolvingSymlinks(removingDotSegments(path.isEmpty ? "/" : path) { $0 })
-            return URL(fileURLWithPath: resolved, isDirectory: resolved.hasSuffix("/") && resolved != "/")
+            return normalizedFile(path: path)
         }
         let path = components.percentEncodedPath
         guard path.hasPrefix("/") else { return url }
@@ -48,9 +47,16 @@ public enum SourceURL {
         return result
     }
 
+    /// The `file:` URL of the decoded absolute `path`, its dot segments removed and its symlinks resolved (a trailing
+    /// `/` kept): the normal form of file sources and of `file:` prefixes alike.
+    public static func normalizedFile(path: String) -> URL {
+        let resolved = resolvingSymlinks(removingDotSegments(path.isEmpty ? "/" : path) { $0 })
+        return URL(fileURLWithPath: resolved, isDirectory: resolved.hasSuffix("/") && resolved != "/")
+    }
+
     /// RFC 3986's remove_dot_segments over an absolute path; `decode` turns a segment into the form compared with
     /// `.` and `..` (the segments kept are kept as written).
-    public static func removingDotSegments(_ path: String, decode: (String) -> String) -> String {
+    static func removingDotSegments(_ path: String, decode: (String) -> String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var output: [Substring] = []
         for (index, part) in parts.enumerated() {
@@ -69,7 +75,7 @@ public enum SourceURL {
     }
 
     /// `path` with every symlink of its longest existing prefix resolved (`realpath`), the rest appended.
-    public static func resolvingSymlinks(_ path: String) -> String {
+    static func resolvingSymlinks(_ path: String) -> String {
         var head = path
         var tail: [Substring] = []
         while true {

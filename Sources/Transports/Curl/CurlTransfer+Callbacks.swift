@@ -136,10 +136,9 @@ extension CurlTransfer {
         }
         // Every hop passes the loader's source policy before anything is sent to it.
         do {
-            phase = .redirecting(try request.limits.policy?.check(valid) ?? valid)
+            phase = .redirecting(try request.limits.checkRedirect(to: valid, source: source))
         } catch {
-            let refusal = ImagoError.wrapping(error, source: source)
-            fail(refusal.kind, "refused redirect to \(valid.absoluteString): \(refusal.reason)")
+            finish(throwing: ImagoError.wrapping(error, source: source))
             return false
         }
         return true

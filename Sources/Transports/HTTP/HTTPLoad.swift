@@ -165,13 +165,11 @@ final class HTTPLoad: Sendable {
         var next = request
         // Every hop passes the loader's source policy (its URL and its addresses) before anything is sent to it.
         do {
-            if let policy = limits.policy {
-                next.url = try policy.check(url)
-                try HostAddressCheck.check(next.url ?? url, limits: limits, source: source)
-            }
+            let allowed = try limits.checkRedirect(to: url, source: source)
+            try HostAddressCheck.check(allowed, limits: limits, source: source)
+            next.url = allowed
         } catch {
-            let refusal = ImagoError.wrapping(error, source: source)
-            fail(refusal.kind, "refused redirect to \(url.absoluteString): \(refusal.reason)")
+            finish(throwing: ImagoError.wrapping(error, source: source))
             return nil
         }
         if response.url.map({ !HTTPRequestValidation.isSameOrigin($0, url) }) ?? true {

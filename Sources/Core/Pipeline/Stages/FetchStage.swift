@@ -37,9 +37,9 @@ struct FetchStage: Sendable {
                         let started = began.mark()
                         counters.transportAttempts.increment()
                         sink(.fetchStarted(attempt: number, queued: queuedSince.duration(to: started).seconds))
+                        // `fetchAll` caps the bytes at `request.limits.maxBytes`.
                         return try await transport.fetchAll(
-                            request, maxBytes: limits.maxBytes,
-                            progress: { progress in sink(.bytesReceived(progress)) }, chunks: chunks)
+                            request, progress: { progress in sink(.bytesReceived(progress)) }, chunks: chunks)
                     }
                 }
                 try Self.checkStatus(fetched.metadata, source: source)
