@@ -45,6 +45,7 @@ let colorDependencies: [Target.Dependency] = ["ImagoColor"]
 var products: [Product] = [
     .library(name: "Imago", targets: ["Imago"]),
     .library(name: "ImagoCore", targets: ["ImagoCore"]),
+    .library(name: "ImagoUI", targets: ["ImagoUI"]),
     .library(name: "ImagoTransports", targets: ["ImagoTransports"]),
     .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
     .library(name: "ImagoColor", targets: ["ImagoColor"]),
@@ -57,6 +58,8 @@ var products: [Product] = [
 var targets: [Target] =
     cLibraries + colorLibraries + curlLibrary + [
         .target(name: "ImagoCore", path: "Sources/Core"),
+        // The UI layer (an observable model, phases and transitions), apart from Core as NukeUI is from Nuke.
+        .target(name: "ImagoUI", dependencies: ["ImagoCore"], path: "Sources/UI"),
         .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
         .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
@@ -71,7 +74,8 @@ var targets: [Target] =
             path: "Sources/Benchmarks"),
         // Test helpers shared by the test targets (loopback server, corpus location, bundled fixtures); no product.
         .target(name: "ImagoTestSupport", dependencies: ["ImagoCore"], path: "Tests/Support"),
-        .testTarget(name: "CoreTests", dependencies: ["ImagoCore"]),
+        .testTarget(name: "CoreTests", dependencies: ["ImagoCore", "ImagoTestSupport"]),
+        .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoTestSupport"]),
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts"]),

@@ -22,10 +22,11 @@ enum LoaderBatchBenchmark {
                 urls.append(url)
             }
         }
-        let registry = PluginRegistry()
-        registry.register(FileTransport())
-        registry.register(Codec(decoder: PNGCodec()))
-        registry.register(Codec(decoder: JPEGCodec()))
+        var builder = PluginRegistry.Builder()
+        builder.register(FileTransport())
+        builder.register(Codec(decoder: PNGCodec()))
+        builder.register(Codec(decoder: JPEGCodec()))
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         let requests = urls.map { ImageRequest(url: $0, cachePolicy: .none) }
         return BenchmarkCase(
@@ -50,9 +51,10 @@ enum LoaderMemoryHitBenchmark {
     static let count = 10_000
 
     static func make() throws -> BenchmarkCase {
-        let registry = PluginRegistry()
+        var builder = PluginRegistry.Builder()
         let cache = MemoryImageCache()
-        registry.imageCache = cache
+        builder.imageCache = cache
+        let registry = builder.build()
         let request = ImageRequest(url: URL(string: "https://example.com/images/photo-000123.jpg")!)
         let image = DecodedImage(raster: try Raster(width: 64, height: 64, fill: RGBA(1, 2, 3)), format: .jpeg)
         cache.store(image, for: request.imageCacheKey)

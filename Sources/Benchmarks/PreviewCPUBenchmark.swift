@@ -41,9 +41,10 @@ enum PreviewCPUBenchmark {
     static func cpuSeconds(load data: Data, processors: [any ImageProcessor], previews: Bool) throws
         -> (cpu: Double, previews: Int)
     {
-        let registry = PluginRegistry()
-        registry.register(TrickleTransport(data: data, chunk: 16 * 1024, seconds: 2))
-        registry.register(Codec(decoder: JPEGCodec()))
+        var builder = PluginRegistry.Builder()
+        builder.register(TrickleTransport(data: data, chunk: 16 * 1024, seconds: 2))
+        builder.register(Codec(decoder: JPEGCodec()))
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         let request = ImageRequest(url: URL(string: "trickle://bench/photo.jpg")!, processors: processors)
         let count = Mutex(0)

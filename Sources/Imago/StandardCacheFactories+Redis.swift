@@ -2,12 +2,6 @@ import Foundation
 
 /// The shared cache tier: `redis` (`RedisDataCache`) and `tiered` (`TieredDataCache`).
 extension PluginRegistry {
-    /// Registers `redis` and `tiered`, whose layers are built with this registry's data cache factories.
-    func registerSharedCacheFactories() {
-        registerFactory(Self.redisCacheFactory)
-        registerFactory(tieredCacheFactory())
-    }
-
     /// `redis`: `url` (`redis://[:password@]host:port/db`), `keyPrefix`, `ttl` (seconds, set with each write; 0 for
     /// none), `maxEntryBytes`, `timeout` (seconds for connecting and each command), `retryInterval` (seconds to
     /// stand aside after a failure), `poolSize` (connections, each with a thread of its own).
@@ -35,22 +29,26 @@ extension PluginRegistry {
                 poolSize: try reader.int("poolSize", default: 4, in: 1...64)))
     }
 
-    /// `tiered`: `layers`, a list of data cache specs (`"disk"`, `{"name": "redis", "settings": {…}}`), read in order.
-    func tieredCacheFactory() -> PluginFactory<any DataCache> {
-        PluginFactory<any DataCache>(
-            name: "tiered",
-            defaultSettings: .object(["layers": .array([.string("disk"), .string("redis")])])
-        ) { [weak self] reader in
-            guard let self else {
-                throw ConfigReader.error(reader.path, "the registry that defined \"tiered\" is gone")
-            }
-            let specs = try reader.array("layers") ?? [.string("disk"), .string("redis")]
-            guard !specs.isEmpty else { throw ConfigReader.error(reader.path(of: "layers"), "no layers") }
-            let layers = try specs.enumerated().map { index, spec in
-                let (name, cache) = try makeDataCache(spec, path: reader.path(of: "layers[\(index)]"))
-                return TieredDataCache.Layer(name: name, cache: cache)
-            }
-            return TieredDataCache(layers: layers)
+    /// `tiered`: `layers`, a list of data cache specs (`"disk"`, `{"name": "redis", "settings": {…}}`), read in order,
+    /// each built by the registry's own data cache factories (through the build context).
+    static let tieredCacheFactory = PluginFactory<any DataCache>(
+        name: "tiered",
+        defaultSettings: .object(["layers": .array([.string("disk"), .string("redis")])])
+    ) { reader, context in
+        let specs = try reader.array("layers") ?? [.string("disk"), .string("redis")]
+        guard !specs.isEmpty else { throw ConfigReader.error(reader.path(of: "layers"), "no layers") }
+        let layers = try specs.enumerated().map { index, spec in
+            let (name, cache) = try context.makeDataCache(spec, path: reader.path(of: "layers[\(index)]"))
+            return TieredDataCache.Layer(name: name, cache: cache)
         }
+        return TieredDataCache(layers: layers)
+    }
+}
+
+extension PluginRegistry.Builder {
+    /// Registers `redis` and `tiered`, whose layers are built with this registry's data cache factories.
+    mutating func registerSharedCacheFactories() {
+        registerFactory(PluginRegistry.redisCacheFactory)
+        registerFactory(PluginRegistry.tieredCacheFactory)
     }
 }

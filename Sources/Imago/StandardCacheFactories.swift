@@ -2,12 +2,6 @@ import Foundation
 
 /// The built-in cache factories.
 extension PluginRegistry {
-    /// Registers the built-in cache factories: `memory` (`MemoryImageCache`) and `disk` (`DiskDataCache`).
-    func registerStandardCacheFactories() {
-        registerFactory(Self.memoryCacheFactory)
-        registerFactory(Self.diskCacheFactory)
-    }
-
     /// `memory`: `costLimit` (bytes; null means 15% of physical memory, at most 512 MiB), `countLimit`,
     /// `entryCostLimit` (bytes; null means a quarter of `costLimit`), `timeToLive` (seconds; null means none).
     static let memoryCacheFactory = PluginFactory<any ImageCache>(
@@ -51,5 +45,13 @@ extension PluginRegistry {
                 retryInterval: try reader.double("retryInterval", default: 60, in: 0...86_400),
                 defaultMaxAge: try reader.double(
                     "defaultMaxAge", default: CacheMetadata.standardDefaultMaxAge, in: 0...Double(Int32.max))))
+    }
+}
+
+extension PluginRegistry.Builder {
+    /// Registers the built-in cache factories: `memory` (`MemoryImageCache`) and `disk` (`DiskDataCache`).
+    mutating func registerStandardCacheFactories() {
+        registerFactory(PluginRegistry.memoryCacheFactory)
+        registerFactory(PluginRegistry.diskCacheFactory)
     }
 }

@@ -4,9 +4,12 @@ import ImagoJXL
 
 /// The AVIF, HEIC and JPEG XL codec factories (each codec is its own module over its own C library).
 extension PluginRegistry {
+}
+
+extension PluginRegistry.Builder {
     /// `avif` (settings `speed` 0-10, `threads`), `heic` (settings `speed` 0-9, `threads`, `thumbnails`: whether a
     /// small target may decode an embedded thumbnail) and `jxl` (setting `effort` 1-9).
-    func registerAVIFHEIFJXLFactories() {
+    mutating func registerAVIFHEIFJXLFactories() {
         registerFactory(
             PluginFactory<Codec>(
                 name: "avif", defaultSettings: .object(["speed": .number(8), "threads": .number(1)])

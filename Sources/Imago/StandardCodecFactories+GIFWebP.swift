@@ -1,8 +1,11 @@
 /// The GIF and WebP codec factories.
 extension PluginRegistry {
+}
+
+extension PluginRegistry.Builder {
     /// `gif` (no settings) and `webp` (setting `scaledDecoding`: whether a target size may make libwebp decode a
     /// still image at reduced scale).
-    func registerGIFAndWebPFactories() {
+    mutating func registerGIFAndWebPFactories() {
         registerFactory(PluginFactory<Codec>(name: "gif") { _ in Codec(decoder: GIFCodec(), encoder: GIFCodec()) })
         registerFactory(
             PluginFactory<Codec>(name: "webp", defaultSettings: .object(["scaledDecoding": .bool(true)])) { reader in

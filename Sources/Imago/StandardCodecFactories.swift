@@ -1,7 +1,7 @@
 /// The built-in codec factories.
-extension PluginRegistry {
+extension PluginRegistry.Builder {
     /// Registers the built-in codec factories.
-    func registerStandardCodecFactories() {
+    mutating func registerStandardCodecFactories() {
         registerPNGAndJPEGFactories()
         registerGIFAndWebPFactories()
         registerAVIFHEIFJXLFactories()
@@ -9,7 +9,7 @@ extension PluginRegistry {
 
     /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may
     /// decode at 1/2, 1/4 or 1/8 scale).
-    func registerPNGAndJPEGFactories() {
+    mutating func registerPNGAndJPEGFactories() {
         registerFactory(
             PluginFactory<Codec>(name: "png", defaultSettings: .object(["compressionLevel": .number(6)])) { reader in
                 let codec = PNGCodec(compressionLevel: try reader.int("compressionLevel", default: 6, in: 0...9))

@@ -1,14 +1,5 @@
 /// The built-in processor factories.
 extension PluginRegistry {
-    /// Registers the built-in processor factories: `resize` (`width`, `height`, `mode` fit/fill, `upscale`,
-    /// `filter`), `crop` (`x`, `y`, `width`, `height`) and `orientation`.
-    func registerStandardProcessorFactories() {
-        registerFactory(Self.resizeFactory)
-        registerFactory(Self.cropFactory)
-        registerFactory(
-            PluginFactory<any ImageProcessor>(name: "orientation") { _ in OrientationProcessor() })
-    }
-
     static let resizeFactory = PluginFactory<any ImageProcessor>(
         name: "resize",
         defaultSettings: .object(["mode": .string("fit"), "upscale": .bool(false), "filter": .string("catmullRom")])
@@ -37,5 +28,16 @@ extension PluginRegistry {
             throw ConfigReader.error(reader.path(of: key), "missing \(key)")
         }
         return value
+    }
+}
+
+extension PluginRegistry.Builder {
+    /// Registers the built-in processor factories: `resize` (`width`, `height`, `mode` fit/fill, `upscale`,
+    /// `filter`), `crop` (`x`, `y`, `width`, `height`) and `orientation`.
+    mutating func registerStandardProcessorFactories() {
+        registerFactory(PluginRegistry.resizeFactory)
+        registerFactory(PluginRegistry.cropFactory)
+        registerFactory(
+            PluginFactory<any ImageProcessor>(name: "orientation") { _ in OrientationProcessor() })
     }
 }

@@ -20,8 +20,8 @@ extension PluginRegistry {
     /// cannot be built.
     static func standard(from factories: PluginRegistry) throws -> PluginRegistry {
         let configuration = factories.standardConfiguration()
-        var missing = Set(standardTransports).subtracting(factories.transportFactoryNames)
-            .union(Set(standardCodecs).subtracting(factories.codecFactoryNames))
+        var missing = Set(standardTransports).subtracting(factories.factoryNames(.transport))
+            .union(Set(standardCodecs).subtracting(factories.factoryNames(.codec)))
         if configuration.imageCache == nil { missing.insert("memory") }
         if configuration.dataCache == nil { missing.insert("disk") }
         guard missing.isEmpty else {
@@ -38,14 +38,14 @@ extension PluginRegistry {
     /// A registry with every built-in factory, then `factories` (the caller's, which replace built-ins of the
     /// same name), and no plugin built yet.
     public static func standardFactories(adding factories: PluginFactories = PluginFactories()) -> PluginRegistry {
-        let registry = PluginRegistry()
-        registry.registerStandardTransportFactories()
-        registry.registerStandardCodecFactories()
-        registry.registerStandardCacheFactories()
-        registry.registerSharedCacheFactories()
-        registry.registerStandardProcessorFactories()
-        registry.registerFactories(factories)
-        return registry
+        var builder = Builder()
+        builder.registerStandardTransportFactories()
+        builder.registerStandardCodecFactories()
+        builder.registerStandardCacheFactories()
+        builder.registerSharedCacheFactories()
+        builder.registerStandardProcessorFactories()
+        builder.registerFactories(factories)
+        return builder.build()
     }
 
     /// The embedded default configuration: the platform's HTTP(S) transport (`defaultHTTPTransportName`), the

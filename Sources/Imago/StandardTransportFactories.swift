@@ -1,16 +1,5 @@
 /// The built-in transport factories.
 extension PluginRegistry {
-    /// Registers the built-in transport factories: `curl` (`CurlTransport`) and `urlsession` (`HTTPTransport`) for
-    /// http and https, `http` (the platform's default of the two), `file` and `data`, each reading its settings
-    /// from a configuration and listing them, with their defaults, in `defaultSettings`.
-    func registerStandardTransportFactories() {
-        registerFactory(CurlTransport.factory)
-        registerFactory(HTTPTransport.factory)
-        registerFactory(Self.defaultHTTPTransportFactory(named: "http"))
-        registerFactory(FileTransport.factory)
-        registerFactory(DataURITransport.factory)
-    }
-
     /// The name of the default HTTP(S) transport's factory: `curl` on Linux (URLSession there spins a core while
     /// it waits for the network), `urlsession` on Apple platforms.
     public static var defaultHTTPTransportName: String {
@@ -29,5 +18,18 @@ extension PluginRegistry {
         #else
             HTTPTransport.factory(named: name)
         #endif
+    }
+}
+
+extension PluginRegistry.Builder {
+    /// Registers the built-in transport factories: `curl` (`CurlTransport`) and `urlsession` (`HTTPTransport`) for
+    /// http and https, `http` (the platform's default of the two), `file` and `data`, each reading its settings
+    /// from a configuration and listing them, with their defaults, in `defaultSettings`.
+    mutating func registerStandardTransportFactories() {
+        registerFactory(CurlTransport.factory)
+        registerFactory(HTTPTransport.factory)
+        registerFactory(PluginRegistry.defaultHTTPTransportFactory(named: "http"))
+        registerFactory(FileTransport.factory)
+        registerFactory(DataURITransport.factory)
     }
 }

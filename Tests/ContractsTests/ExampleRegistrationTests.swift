@@ -15,9 +15,9 @@ import Testing
         """
 
     static func configured(_ text: String) throws -> PluginRegistry {
-        let registry = PluginRegistry()
-        registry.registerExampleFactories()
-        return try registry.configured(by: ImagoConfiguration(json: try JSONValue.parse(Data(text.utf8))))
+        var builder = PluginRegistry.Builder()
+        builder.registerExampleFactories()
+        return try builder.build().configured(by: ImagoConfiguration(json: try JSONValue.parse(Data(text.utf8))))
     }
 
     @Test func configurationNamesTheExamplePlugins() async throws {
@@ -61,9 +61,10 @@ import Testing
 
     @Test func examplePluginOverridesABuiltInOfTheSameScheme() throws {
         // Registered later, a plugin is asked first: the memory transport wins over an earlier one.
-        let registry = PluginRegistry()
-        registry.register(MemoryTransport(chunkSize: 1))
-        registry.register(MemoryTransport(chunkSize: 2))
+        var builder = PluginRegistry.Builder()
+        builder.register(MemoryTransport(chunkSize: 1))
+        builder.register(MemoryTransport(chunkSize: 2))
+        let registry = builder.build()
         let chosen = registry.transport(for: URL(string: "mem://store/x")!) as? MemoryTransport
         #expect(chosen?.chunkSize == 2)
     }

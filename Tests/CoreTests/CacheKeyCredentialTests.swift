@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -80,10 +81,11 @@ import Testing
         #expect(env.transport.requests.map { $0.headers["Authorization"] } == ["Bearer A", "Bearer B", nil, nil])
 
         // A second loader over the same data cache: the same credentials are served from it, others are not.
-        let registry = PluginRegistry()
-        registry.register(env.transport)
-        registry.register(env.decoder)
-        registry.dataCache = env.dataCache
+        var builder = PluginRegistry.Builder()
+        builder.register(env.transport)
+        builder.register(env.decoder)
+        builder.dataCache = env.dataCache
+        let registry = builder.build()
         let fresh = ImageLoader(registry: registry)
         var a = env.request("/a")
         a.headers = ["Authorization": "Bearer A"]

@@ -12,11 +12,12 @@ private struct SettingsTransport: ImageTransport {
 }
 
 private func registryWithFactories() -> PluginRegistry {
-    let registry = PluginRegistry()
-    registry.registerFactory(
+    var builder = PluginRegistry.Builder()
+    builder.registerFactory(
         PluginFactory<any ImageTransport>(name: "mem", defaultSettings: .object(["timeout": .number(5)])) { reader in
             SettingsTransport(timeout: try reader.double("timeout", default: 5, in: 0...60))
         })
+    let registry = builder.build()
     return registry
 }
 
@@ -106,7 +107,7 @@ private func json(_ text: String) throws -> JSONValue { try JSONValue.parse(Data
                 json: try json(#"{"transports": [{"name": "mem", "settings": {"timeout": 3}}]}"#)))
         let transport = try #require(built.transport(for: URL(string: "mem:x")!) as? SettingsTransport)
         #expect(transport.timeout == 3)
-        #expect(built.transportFactoryNames == ["mem"])  // factories carry over
+        #expect(built.factoryNames(.transport) == ["mem"])  // factories carry over
 
         let badValue = #expect(throws: ImagoError.self) {
             try factories.configured(

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -21,9 +22,10 @@ import Testing
     static func loader(
         _ transport: FakeTransport, settings: LoaderSettings = LoaderSettings(), policy: (any SourceAccessPolicy)? = nil
     ) -> ImageLoader {
-        let registry = PluginRegistry()
-        registry.register(transport)
-        registry.register(FakeDecoder())
+        var builder = PluginRegistry.Builder()
+        builder.register(transport)
+        builder.register(FakeDecoder())
+        let registry = builder.build()
         return ImageLoader(registry: registry, settings: settings, sourcePolicy: policy)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -58,19 +59,20 @@ import Testing
         let stored = try #require(env.dataCache.peek(env.request("/a").dataCacheKey))
         let lifetime = try #require(stored.metadata.expires).timeIntervalSince(stored.metadata.storedAt)
         #expect(abs(lifetime - 604_800) < 1)
-        #expect(try await env.loader.image(for: env.request("/a")).origin == .disk)
+        #expect(try await env.loader.image(for: env.request("/a")).origin == .dataCache)
         #expect(env.transport.callCount == 1)
     }
 
     @Test func theDataCachesDefaultMaxAgeCapsTheHeuristic() async throws {
-        let registry = PluginRegistry()
+        var builder = PluginRegistry.Builder()
         let transport = FakeTransport()
         transport.serve(
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(), metadata: TransportMetadata(statusCode: 200)))
-        registry.register(transport)
-        registry.register(FakeDecoder())
+        builder.register(transport)
+        builder.register(FakeDecoder())
         let cache = ShortLivedDataCache()
-        registry.dataCache = cache
+        builder.dataCache = cache
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         _ = try await loader.image(for: ImageRequest(url: URL(string: "fake://h/a")!))
         await loader.waitForPendingWrites()
@@ -103,7 +105,7 @@ import Testing
         await env.loader.waitForPendingWrites()
         let third = try await env.loader.image(for: env.request("/nocache"))
         await env.loader.waitForPendingWrites()
-        #expect(second.origin == .disk && third.origin == .disk)
+        #expect(second.origin == .dataCache && third.origin == .dataCache)
         let conditional = env.transport.requests.filter { $0.url.path == "/nocache" }.map(\.ifNoneMatch)
         #expect(conditional == [nil, "\"v1\"", "\"v1\""])
     }

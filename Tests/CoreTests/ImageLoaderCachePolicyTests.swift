@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -39,7 +40,7 @@ import Testing
         env.dataCache.put(DataCacheEntry(data: FakeDecoder.encode(width: 7)), for: env.request("/a").dataCacheKey)
         let fromDisk = try await env.loader.image(for: env.request("/a", policy: [.readDisk]))
         await env.loader.waitForPendingWrites()
-        #expect(fromDisk.origin == .disk)
+        #expect(fromDisk.origin == .dataCache)
         #expect(fromDisk.image.width == 7)
     }
 
@@ -65,7 +66,7 @@ import Testing
             for: key)
         let response = try await env.loader.image(for: env.request("/a"))
         await env.loader.waitForPendingWrites()
-        #expect(response.origin == .disk)
+        #expect(response.origin == .dataCache)
         #expect(response.attempts == 0)
         #expect(env.transport.callCount == 0)
     }
@@ -84,7 +85,7 @@ import Testing
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(width: 1), notModifiedFor: "\"v1\""))
         let response = try await env.loader.image(for: env.request("/a"))
         await env.loader.waitForPendingWrites()
-        #expect(response.origin == .disk)
+        #expect(response.origin == .dataCache)
         #expect(response.attempts == 1)
         #expect(response.image.width == 9)
         let sent = try #require(env.transport.requests.first)
@@ -134,8 +135,9 @@ import Testing
         let env = FakeEnvironment()
         let local = FakeTransport(schemes: ["local"], cachePolicy: nil)
         local.serve("/a", data: FakeDecoder.encode())
-        env.registry.register(local)
-        let loader = ImageLoader(registry: env.registry)
+        var builder = PluginRegistry.Builder(env.registry)
+        builder.register(local)
+        let loader = ImageLoader(registry: builder.build())
         _ = try await loader.image(for: ImageRequest(url: URL(string: "local://host/a")!))
         await loader.waitForPendingWrites()
         #expect(local.callCount == 1)

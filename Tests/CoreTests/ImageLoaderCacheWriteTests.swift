@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -30,13 +31,14 @@ final class GatedDataCache: DataCache {
 /// limit turns that into a failure.
 @Suite(.timeLimit(.minutes(1))) struct ImageLoaderCacheWriteTests {
     static func loader(_ cache: GatedDataCache, imageCache: Bool = false) -> (ImageLoader, FakeTransport) {
-        let registry = PluginRegistry()
+        var builder = PluginRegistry.Builder()
         let transport = FakeTransport()
         transport.serve("/a", data: FakeDecoder.encode())
-        registry.register(transport)
-        registry.register(FakeDecoder())
-        registry.dataCache = cache
-        if imageCache { registry.imageCache = FakeImageCache() }
+        builder.register(transport)
+        builder.register(FakeDecoder())
+        builder.dataCache = cache
+        if imageCache { builder.imageCache = FakeImageCache() }
+        let registry = builder.build()
         return (ImageLoader(registry: registry), transport)
     }
 
@@ -107,7 +109,7 @@ final class GatedDataCache: DataCache {
         #expect(transport.callCount == 2)
         cache.gate.open()
         await loader.waitForPendingWrites()
-        #expect(try await loader.image(for: Self.request).origin == .disk)
+        #expect(try await loader.image(for: Self.request).origin == .dataCache)
         #expect(transport.callCount == 2)
     }
 }

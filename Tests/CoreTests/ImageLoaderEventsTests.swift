@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -51,7 +52,7 @@ import Testing
         let recorder = EventRecorder()
         let response = try await env.loader.image(for: request, listener: recorder)
         await env.loader.waitForPendingWrites()
-        #expect(response.origin == .disk)
+        #expect(response.origin == .dataCache)
         #expect(recorder.names == ["started", "memoryMiss", "dataHit", "decoded", "wrote:memory", "finished"])
         #expect(env.transport.callCount == 0)
     }
@@ -60,9 +61,10 @@ import Testing
         let recorder = EventRecorder()
         let transport = FakeTransport()
         transport.serve("/a", data: FakeDecoder.encode())
-        let registry = PluginRegistry()
-        registry.register(transport)
-        registry.register(FakeDecoder())
+        var builder = PluginRegistry.Builder()
+        builder.register(transport)
+        builder.register(FakeDecoder())
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry, eventListeners: [recorder])
         let request = ImageRequest(url: URL(string: "fake://host/a")!)
         _ = try await loader.image(for: request)
@@ -142,13 +144,14 @@ import Testing
     }
 
     @Test func cacheWriteFailuresAreEventsAndDoNotFailTheLoad() async throws {
-        let registry = PluginRegistry()
+        var builder = PluginRegistry.Builder()
         let transport = FakeTransport()
         transport.serve("/a", data: FakeDecoder.encode())
-        registry.register(transport)
-        registry.register(FakeDecoder())
+        builder.register(transport)
+        builder.register(FakeDecoder())
         let cache = ReportingDataCache()
-        registry.dataCache = cache
+        builder.dataCache = cache
+        let registry = builder.build()
         let recorder = EventRecorder()
         let loader = ImageLoader(registry: registry, eventListeners: [recorder])
         let response = try await loader.image(for: ImageRequest(url: URL(string: "fake://host/a")!))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -37,9 +38,10 @@ final class ObservedDecoder: DecodedSizeEstimating {
 @Suite struct ImageLoaderExecutorTests {
     func environment(decoder: ObservedDecoder, settings: LoaderSettings) -> (FakeTransport, ImageLoader) {
         let transport = FakeTransport()
-        let registry = PluginRegistry()
-        registry.register(transport)
-        registry.register(decoder)
+        var builder = PluginRegistry.Builder()
+        builder.register(transport)
+        builder.register(decoder)
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry, settings: settings)
         decoder.budget.withLock { $0 = loader.pixelBudget }
         return (transport, loader)

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore

@@ -1,10 +1,11 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
 
 /// Every preview before the final response, as `responses(for:previews:)` yields them.
-func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async throws -> [ImageResponse] {
+func collect(_ stream: ImageResponses) async throws -> [ImageResponse] {
     var responses: [ImageResponse] = []
     for try await response in stream { responses.append(response) }
     return responses
@@ -105,8 +106,11 @@ func collect(_ stream: AsyncThrowingStream<ImageResponse, any Error>) async thro
         await eventually { previews.count >= 2 }
         #expect(previews.count >= 2)
         consumer.cancel()
-        // A cancelled iteration ends quietly (the stream returns nil), as every AsyncThrowingStream does.
-        try? await consumer.value
+        // The consumer never ends quietly: without the final image, the iteration throws `cancelled`.
+        let ending = await consumer.result
+        #expect(throws: ImagoError.self) { try ending.get() }
+        #expect((try? ending.get()) == nil)
+        if case .failure(let error as ImagoError) = ending { #expect(error.kind == .cancelled) }
         await eventually {
             loader.previewStatistics.liveDecoders == 0 && environment.decoder.live.value == 0
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -41,7 +42,7 @@ import Testing
         env.imageCache.removeAll()
         let second = try await env.loader.image(for: env.request("/a"))
         await env.loader.waitForPendingWrites()
-        #expect(second.origin == .disk)
+        #expect(second.origin == .dataCache)
         #expect(env.transport.callCount == 1)
         #expect(env.decoder.decodeCount == 2)
     }
@@ -159,11 +160,4 @@ import Testing
         await env.loader.waitForPendingWrites()
         #expect(again.origin == .network)
     }
-}
-
-/// Collects values sent from any thread.
-final class Updates<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-    var values: [Value] { storage.withLock { $0 } }
 }

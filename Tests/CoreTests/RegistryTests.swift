@@ -41,35 +41,41 @@ private struct NullEncoder: ImageEncoder {
 
 @Suite struct PluginRegistryTests {
     @Test func sniffsWithTheMostRecentlyRegisteredDecoderFirst() {
-        let registry = PluginRegistry()
-        registry.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
-        registry.register(PrefixDecoder(format: .jpeg, magic: [0xFF, 0xD8]))
+        var builder = PluginRegistry.Builder()
+        builder.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        builder.register(PrefixDecoder(format: .jpeg, magic: [0xFF, 0xD8]))
+        let registry = builder.build()
         #expect(registry.decoder(for: Data([0x89, 0x50, 0x4E]))?.format == .png)
         #expect(registry.decoder(for: Data([0xFF, 0xD8, 0xFF]))?.format == .jpeg)
         #expect(registry.decoder(for: Data([1, 2, 3])) == nil)
         #expect(registry.decoder(for: Data()) == nil)
 
         // A user's decoder for the same bytes, registered later, overrides the built-in.
-        registry.register(PrefixDecoder(format: ImageFormat("fastpng"), magic: [0x89]))
-        #expect(registry.decoder(for: Data([0x89, 0x50, 0x4E]))?.format.rawValue == "fastpng")
-        #expect(registry.decoders.map(\.format.rawValue) == ["fastpng", "jpeg", "png"])
-        #expect(registry.decoder(for: .png)?.format == .png)
+        builder.register(PrefixDecoder(format: ImageFormat("fastpng"), magic: [0x89]))
+        let later = builder.build()
+        #expect(registry.decoders.count == 2, "a built registry never changes")
+        #expect(later.decoder(for: Data([0x89, 0x50, 0x4E]))?.format.rawValue == "fastpng")
+        #expect(later.decoders.map(\.format.rawValue) == ["fastpng", "jpeg", "png"])
+        #expect(later.decoder(for: .png)?.format == .png)
     }
 
     @Test func sniffingSeesOnlyTheFirstBytes() {
-        let registry = PluginRegistry()
+        var builder = PluginRegistry.Builder()
         let late = [UInt8](repeating: 0, count: ImageFormat.sniffLength) + [0xAB]
-        registry.register(PrefixDecoder(format: .webp, magic: late))
+        builder.register(PrefixDecoder(format: .webp, magic: late))
+        let registry = builder.build()
         #expect(registry.decoder(for: Data(late)) == nil)
     }
 
     @Test func picksTransportsBySchemeCaseInsensitivelyLatestFirst() async throws {
-        let registry = PluginRegistry()
-        registry.register(NamedTransport(name: "builtin", schemes: ["http", "https"]))
-        registry.register(NamedTransport(name: "files", schemes: ["file"]))
+        var builder = PluginRegistry.Builder()
+        builder.register(NamedTransport(name: "builtin", schemes: ["http", "https"]))
+        builder.register(NamedTransport(name: "files", schemes: ["file"]))
+        var registry = builder.build()
         #expect(registry.transport(for: URL(string: "HTTPS://x/y")!) != nil)
         #expect(registry.transport(for: URL(string: "s3://bucket/key")!) == nil)
-        registry.register(NamedTransport(name: "mine", schemes: ["https"]))
+        builder.register(NamedTransport(name: "mine", schemes: ["https"]))
+        registry = builder.build()
         let chosen = try #require(registry.transport(for: URL(string: "https://x/y")!))
         let fetched = try await chosen.fetchAll(TransportRequest(url: URL(string: "https://x/y")!))
         #expect(fetched.metadata.contentType == "mine")
@@ -83,9 +89,10 @@ private struct NullEncoder: ImageEncoder {
     }
 
     @Test func encodersOverrideByFormat() throws {
-        let registry = PluginRegistry()
-        registry.register(NullEncoder(format: .png, tag: 1))
-        registry.register(Codec(encoder: NullEncoder(format: .png, tag: 2)))
+        var builder = PluginRegistry.Builder()
+        builder.register(NullEncoder(format: .png, tag: 1))
+        builder.register(Codec(encoder: NullEncoder(format: .png, tag: 2)))
+        let registry = builder.build()
         let image = DecodedImage(raster: try Raster(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
         #expect(try registry.encoder(for: .png)?.encode(image) == Data([2]))
         #expect(registry.encoder(for: .gif) == nil)
@@ -101,8 +108,9 @@ private struct NullEncoder: ImageEncoder {
     }
 
     @Test func choosingADecoderChecksTheByteLimitAndNamesUnknownBytes() throws {
-        let registry = PluginRegistry()
-        registry.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        var builder = PluginRegistry.Builder()
+        builder.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        let registry = builder.build()
         let png = Data([0x89, 0x50, 0x4E, 0x47])
         #expect(try registry.decoder(for: png, limits: .default).format == .png)
         let tooLarge = #expect(throws: ImagoError.self) {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore
@@ -74,9 +75,10 @@ final class ExecutorNotingTransport: ImageTransport {
     @Test func aLoadThatPrefersItKeepsItsSharedWorkThere() async throws {
         let executor = WorkExecutor(name: "test.loads", threadCount: 2)
         let transport = ExecutorNotingTransport()
-        let registry = PluginRegistry()
-        registry.register(transport)
-        registry.register(FakeDecoder())
+        var builder = PluginRegistry.Builder()
+        builder.register(transport)
+        builder.register(FakeDecoder())
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         let first = ImageRequest(url: URL(string: "noting://host/a")!, cachePolicy: .none)
         let second = ImageRequest(url: URL(string: "noting://host/b")!, cachePolicy: .none)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore

@@ -1,3 +1,4 @@
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCore

@@ -50,11 +50,12 @@ extension ImageLoaderEndToEndTests {
 /// The same through libcurl's transport, the default on Linux.
 extension ImageLoaderEndToEndTests {
     func makeCurlLoader(cacheFolder: String) -> ImageLoader {
-        let registry = PluginRegistry()
-        registry.register(CurlTransport())
-        registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        registry.dataCache = DiskDataCache(
+        var builder = PluginRegistry.Builder()
+        builder.register(CurlTransport())
+        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.dataCache = DiskDataCache(
             configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))
+        let registry = builder.build()
         var settings = LoaderSettings()
         settings.retry = RetryPolicy(maxAttempts: 3, initialDelay: 0.01, maxDelay: 0.05)
         return ImageLoader(registry: registry, settings: settings)
@@ -65,7 +66,7 @@ extension ImageLoaderEndToEndTests {
         let request = ImageRequest(url: server.url("/img/a.png?key=curl-kept"))
         #expect(try await loader.image(for: request).origin == .network)
         await loader.waitForPendingWrites()
-        #expect(try await loader.image(for: request).origin == .disk)
+        #expect(try await loader.image(for: request).origin == .dataCache)
         #expect(try await server.count("curl-kept") == 1)
         let error = await #expect(throws: ImagoError.self) {
             _ = try await loader.image(for: ImageRequest(url: URL(string: "http://127.0.0.1:1/a.png")!))

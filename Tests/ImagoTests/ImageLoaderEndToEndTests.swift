@@ -37,17 +37,18 @@ import Testing
     func makeLoader(http: String = "curl", cacheFolder: String = "cache", settings: LoaderSettings? = nil)
         -> ImageLoader
     {
-        let registry = PluginRegistry()
-        registry.register(http == "curl" ? CurlTransport() as any ImageTransport : HTTPTransport())
-        registry.register(FileTransport())
-        registry.register(DataURITransport())
-        registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        registry.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
-        registry.register(Codec(decoder: GIFCodec(), encoder: GIFCodec()))
-        registry.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
-        registry.imageCache = MemoryImageCache()
-        registry.dataCache = DiskDataCache(
+        var builder = PluginRegistry.Builder()
+        builder.register(http == "curl" ? CurlTransport() as any ImageTransport : HTTPTransport())
+        builder.register(FileTransport())
+        builder.register(DataURITransport())
+        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.register(Codec(decoder: GIFCodec(), encoder: GIFCodec()))
+        builder.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
+        builder.imageCache = MemoryImageCache()
+        builder.dataCache = DiskDataCache(
             configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))
+        let registry = builder.build()
         var defaults = LoaderSettings()
         defaults.retry = RetryPolicy(maxAttempts: 3, initialDelay: 0.01, maxDelay: 0.05)
         return ImageLoader(registry: registry, settings: settings ?? defaults)
@@ -103,7 +104,7 @@ import Testing
         // A second loader: empty memory cache, warm disk cache with a stale entry that has an ETag.
         let second = makeLoader(http: http, cacheFolder: "reval")
         let revalidated = try await second.image(for: request)
-        #expect(revalidated.origin == .disk)
+        #expect(revalidated.origin == .dataCache)
         #expect(revalidated.attempts == 1)
         #expect(revalidated.image.width == 64)
         #expect(try await server.count("reval") == 2)
@@ -115,7 +116,7 @@ import Testing
         _ = try await first.image(for: request)
         await first.waitForPendingWrites()
         let response = try await makeLoader(http: http, cacheFolder: "fresh").image(for: request)
-        #expect(response.origin == .disk)
+        #expect(response.origin == .dataCache)
         #expect(response.attempts == 0)
         #expect(try await server.count("fresh") == 1)
     }

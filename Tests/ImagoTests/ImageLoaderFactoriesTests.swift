@@ -100,7 +100,7 @@ private struct RedProcessor: ImageProcessor {
         let unknownTransport = #expect(throws: ImagoError.self) {
             try ImageLoader(contentsOf: transport, factories: Self.factories)
         }
-        let known = PluginRegistry.standardFactories().transportFactoryNames + ["shelf"]
+        let known = PluginRegistry.standardFactories().factoryNames(.transport) + ["shelf"]
         let list = known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
         #expect(unknownTransport?.reason.hasSuffix("(known: \(list))") == true, "\(unknownTransport?.reason ?? "")")
         #expect(list.contains(#""shelf""#) && list.contains(#""http""#))
@@ -135,8 +135,9 @@ private struct RedProcessor: ImageProcessor {
         #expect(registry.decoders.count == PluginRegistry.standardCodecs.count)
         #expect(registry.imageCache != nil && registry.dataCache != nil)
         // Without a factory the default configuration names, building it fails instead of giving no plugins.
-        let broken = PluginRegistry()
-        broken.registerFactory(PluginFactory<any ImageTransport>(name: "http") { _ in ShelfTransport(images: [:]) })
+        var brokenBuilder = PluginRegistry.Builder()
+        brokenBuilder.registerFactory(PluginFactory<any ImageTransport>(name: "http") { _ in ShelfTransport(images: [:]) })
+        let broken = brokenBuilder.build()
         #expect(throws: ImagoError.self) { try PluginRegistry.standard(from: broken) }
     }
 }

@@ -58,10 +58,11 @@ import Testing
     }
 
     func loader() -> ImageLoader {
-        let registry = PluginRegistry()
-        registry.register(FileTransport())
-        registry.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
-        registry.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
+        var builder = PluginRegistry.Builder()
+        builder.register(FileTransport())
+        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
+        let registry = builder.build()
         return ImageLoader(registry: registry)
     }
 

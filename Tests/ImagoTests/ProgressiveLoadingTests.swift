@@ -12,11 +12,12 @@ import Testing
     deinit { server.stop() }
 
     func makeLoader() -> ImageLoader {
-        let registry = PluginRegistry()
-        registry.register(CurlTransport())  // the default HTTP transport on Linux
-        registry.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        registry.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
-        registry.imageCache = MemoryImageCache()
+        var builder = PluginRegistry.Builder()
+        builder.register(CurlTransport())  // the default HTTP transport on Linux
+        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.imageCache = MemoryImageCache()
+        let registry = builder.build()
         return ImageLoader(registry: registry)
     }
 

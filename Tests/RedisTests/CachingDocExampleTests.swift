@@ -40,10 +40,11 @@ import Testing
             configuration: .init(endpoint: try RedisEndpoint(url: server.url()), keyPrefix: "doc:"),
             onError: { errors.continuation.yield($0) })
         let disk = DiskDataCache(configuration: .init(directory: folder))
-        let registry = PluginRegistry.standard()
-        registry.dataCache = TieredDataCache(layers: [
+        var builder = PluginRegistry.Builder(.standard())
+        builder.dataCache = TieredDataCache(layers: [
             .init(name: "disk", cache: disk), .init(name: "redis", cache: redis),
         ])
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
 
         let response = try await loader.image(for: ImageRequest(url: origin.url("a.png")))
@@ -65,10 +66,11 @@ enum CachingDocSample {
             configuration: .init(endpoint: try RedisEndpoint(url: "redis://127.0.0.1:6379/0"), keyPrefix: "imago:"),
             onError: { errors.continuation.yield($0) })
         let disk = DiskDataCache(configuration: .init(directory: URL(fileURLWithPath: "/var/cache/imago")))
-        let registry = PluginRegistry.standard()
-        registry.dataCache = TieredDataCache(layers: [
+        var builder = PluginRegistry.Builder(.standard())
+        builder.dataCache = TieredDataCache(layers: [
             .init(name: "disk", cache: disk), .init(name: "redis", cache: redis),
         ])
+        let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         return loader
     }

@@ -20,7 +20,7 @@ import Testing
         try server.start()
         try await rig.waitRetryInterval()
         try await rig.loadAll(expecting: .network)  // these loads write to Redis again
-        try await rig.loadAll(expecting: .disk)
+        try await rig.loadAll(expecting: .dataCache)
         #expect(try await rig.cache.contents().entries == FaultRig.names.count)
         #expect(rig.cache.lastError == nil)
     }
@@ -29,7 +29,7 @@ import Testing
         let server = try RedisServer()
         let rig = try FaultRig(url: server.url())
         try await rig.loadAll(expecting: .network)
-        try await rig.loadAll(expecting: .disk)
+        try await rig.loadAll(expecting: .dataCache)
         server.kill()
         try await rig.loadAll(expecting: .network)
         try await rig.loadAll(expecting: .network)
@@ -39,7 +39,7 @@ import Testing
         try server.start()  // empty: nothing was saved
         try await rig.waitRetryInterval()
         try await rig.loadAll(expecting: .network)
-        try await rig.loadAll(expecting: .disk)
+        try await rig.loadAll(expecting: .dataCache)
         for name in FaultRig.names {
             #expect(try await rig.origin.count(name) == 4, "network only while Redis was not")
         }
@@ -61,7 +61,7 @@ import Testing
         let deadline = Date().addingTimeInterval(8)
         while !hit && Date() < deadline {
             try await rig.waitRetryInterval()
-            hit = try await rig.load("a.png").response.origin == .disk
+            hit = try await rig.load("a.png").response.origin == .dataCache
         }
         #expect(hit, "Redis is not used again after it woke up")
         #expect(rig.reported.count == 1)
@@ -84,7 +84,7 @@ import Testing
 
         let right = try FaultRig(url: server.url())
         try await right.loadAll(expecting: .network)
-        try await right.loadAll(expecting: .disk)
+        try await right.loadAll(expecting: .dataCache)
         #expect(right.reported.isEmpty)
     }
 
@@ -98,11 +98,12 @@ import Testing
         var configuration = factories.standardConfiguration()
         configuration.imageCache = nil
         configuration.dataCache = nil
-        let registry = try factories.configured(by: configuration)
-        registry.dataCache = TieredDataCache(layers: [
+        var builder = PluginRegistry.Builder(try factories.configured(by: configuration))
+        builder.dataCache = TieredDataCache(layers: [
             .init(name: "disk", cache: DiskDataCache(configuration: .init(directory: folder))),
             .init(name: "redis", cache: redis),
         ])
+        let registry = builder.build()
         let events = ErrorLog()
         let listener = ImageLoadEventClosure { event in
             switch event.kind {

@@ -48,12 +48,12 @@ import Testing
 
         #expect(try await first.image(for: request).origin == .network)
         let shared = try await second.image(for: request)
-        #expect(shared.origin == .disk && shared.cacheLayer == "redis")
+        #expect(shared.origin == .dataCache && shared.cacheLayer == "redis")
         #expect(shared.image.raster == raster)
         let disk = try #require(tiers.layers[0].cache as? DiskDataCache)
         #expect(await disk.stats().entries == 1, "the Redis hit was copied into the second loader's disk")
         let local = try await second.image(for: request)
-        #expect(local.origin == .disk && local.cacheLayer == "disk")
+        #expect(local.origin == .dataCache && local.cacheLayer == "disk")
         #expect(local.image.raster == raster)
         #expect(try await origin.count("p.png") == 1)
     }
@@ -68,7 +68,7 @@ import Testing
         #expect(try await first.image(for: alice).origin == .network)
         // Another machine with the same credentials is served by Redis...
         let again = try await second.image(for: alice)
-        #expect(again.origin == .disk && again.cacheLayer == "redis" && again.image.raster == raster)
+        #expect(again.origin == .dataCache && again.cacheLayer == "redis" && again.image.raster == raster)
         // ...but other credentials, or none, never get Alice's answer.
         let bob = ImageRequest(url: url, headers: ["authorization": "Bearer bob"])
         #expect(try await second.image(for: bob).origin == .network)

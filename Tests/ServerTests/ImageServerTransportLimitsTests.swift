@@ -72,9 +72,10 @@ extension ServerIntegrationTests {
 
         @Test func aUsersTransportGetsTheByteCapTheDeadlineAndThePolicy() async throws {
             let seen = Seen()
-            let factories = PluginRegistry.standardFactories()
-            factories.registerFactory(
+            var factoriesBuilder = PluginRegistry.Builder(.standardFactories())
+            factoriesBuilder.registerFactory(
                 PluginFactory<any ImageTransport>(name: "probe") { _ in ProbeTransport(seen: seen) })
+            let factories = factoriesBuilder.build()
             var configuration = factories.standardConfiguration()
             configuration.transports.append(PluginSpec("probe"))
             configuration.dataCache = nil

@@ -58,8 +58,9 @@ import Testing
 
     /// A loader over libcurl that retries up to 3 times, quickly.
     static func retryingLoader() -> ImageLoader {
-        let registry = PluginRegistry()
-        registry.register(CurlTransport())
+        var builder = PluginRegistry.Builder()
+        builder.register(CurlTransport())
+        let registry = builder.build()
         var settings = LoaderSettings()
         settings.retry = RetryPolicy(maxAttempts: 3, initialDelay: 0.01, maxDelay: 0.05)
         return ImageLoader(registry: registry, settings: settings)

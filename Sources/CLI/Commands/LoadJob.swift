@@ -18,7 +18,7 @@ struct LoadOutcome: Sendable {
     /// a failure.
     var cache: String {
         switch result {
-        case .success(let response) where response.origin == .disk: response.cacheLayer ?? "disk"
+        case .success(let response) where response.origin == .dataCache: response.cacheLayer ?? "data"
         case .success(let response): response.origin.rawValue
         case .failure: "none"
         }

@@ -74,9 +74,9 @@ struct PipelineBench {
     }
 
     static func makeLoader(_ factories: PluginRegistry, _ configuration: ImagoConfiguration) throws -> ImageLoader {
-        let registry = try factories.configured(by: configuration)
-        registry.register(BenchFileTransport())
-        return ImageLoader(registry: registry, settings: configuration.loader)
+        var builder = PluginRegistry.Builder(try factories.configured(by: configuration))
+        builder.register(BenchFileTransport())
+        return ImageLoader(registry: builder.build(), settings: configuration.loader)
     }
 
     func measure(requests hits: Int, fanIn: Int) async throws -> Result {
@@ -131,7 +131,7 @@ struct PipelineBench {
             let response = try await second.image(for: requests[index % requests.count])
             diskTimes.append(Stopwatch.milliseconds(since: start))
             // A figure for disk hits must come from disk hits.
-            guard response.origin == .disk else {
+            guard response.origin == .dataCache else {
                 throw ImagoError(
                     .cacheFailed, "the disk cache did not serve the second loader (\(response.origin.rawValue))",
                     source: response.request.sourceString)

@@ -8,9 +8,10 @@ struct CommandLoader: Sendable {
     let headers: [String: String]
 
     init(headers: [String: String] = [:]) {
-        let registry = PluginRegistry.standard()
-        registry.imageCache = nil
-        registry.dataCache = nil
+        var builder = PluginRegistry.Builder(.standard())
+        builder.imageCache = nil
+        builder.dataCache = nil
+        let registry = builder.build()
         loader = ImageLoader(registry: registry)
         self.headers = headers
     }

@@ -256,8 +256,8 @@ int imago_jpeg_incremental_icc_profile(imago_jpeg_incremental *decoder, uint8_t 
     return 0;
 }
 
-int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_denominator, uint32_t *output_width,
-                                 uint32_t *output_height) {
+int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, unsigned scale_eighths, int fast,
+                                 uint32_t *output_width, uint32_t *output_height) {
     j_decompress_ptr cinfo = &decoder->cinfo;
     if (!decoder->header_ready || decoder->started) {
         snprintf(decoder->message, sizeof decoder->message, "decoder not ready to start");
@@ -273,8 +273,15 @@ int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_deno
         return 1;
     }
     cinfo->buffered_image = TRUE;
-    cinfo->scale_num = 1;
-    cinfo->scale_denom = (unsigned int)(scale_denominator > 0 ? scale_denominator : 1);
+    // The one-shot decoder's parameters (imago_jpeg_decoder_prepare with thumbnail mode), so the final pass gives
+    // the same pixels: the same M/8 scale, and in fast mode its IDCT and plain upsampling.
+    cinfo->scale_num = scale_eighths >= 1 && scale_eighths <= 8 ? scale_eighths : 8;
+    cinfo->scale_denom = 8;
+    if (fast) {
+        cinfo->dct_method = JDCT_IFAST;
+        cinfo->do_fancy_upsampling = FALSE;
+        decoder->one_shot_dct = JDCT_IFAST;
+    }
     cinfo->out_color_space = JCS_EXT_RGBA;
     jpeg_calc_output_dimensions(cinfo);
     if (cinfo->output_components != 4) {

@@ -113,13 +113,14 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             return
         }
         self.color = color
-        // The same scale as `JPEGCodec.decode` chooses, so the final pass matches it.
-        let denominator =
-            codec.scaledDecoding
-            ? options.reductionDenominator(width: width, height: height, orientation: orientation) : 1
+        // The same scale and IDCT as `JPEGCodec.decode` chooses, so the final pass matches it pixel for pixel.
+        let scaled = codec.scaledDecode(width: width, height: height, orientation: orientation, options: options)
         var outputWidth: UInt32 = 0
         var outputHeight: UInt32 = 0
-        guard imago_jpeg_incremental_start(decoder, Int32(denominator), &outputWidth, &outputHeight) == 0 else {
+        guard
+            imago_jpeg_incremental_start(
+                decoder, UInt32(scaled.eighths), scaled.fast ? 1 : 0, &outputWidth, &outputHeight) == 0
+        else {
             throw failure(decoder)
         }
         outputSize = (Int(outputWidth), Int(outputHeight))

@@ -4,11 +4,13 @@ import Foundation
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// The memory cache of decoded images (no decoding was done).
     case memory
-    /// The data cache of encoded bytes (a disk folder, Redis, or a tier of them: `ImageResponse.cacheLayer` says
-    /// which layer answered).
-    case disk
+    /// The data cache of encoded bytes (a disk folder, Redis, a tier of them, or a user's: `ImageResponse.cacheLayer`
+    /// names the layer that answered).
+    case dataCache
     /// A transport: the network, a file or a `data:` URI.
     case network
+    /// An interceptor answered without the loader's stages (a placeholder, a fixture, an offline store).
+    case interceptor
 }
 
 /// What a load took.
@@ -43,7 +45,7 @@ public struct ImageResponse: Sendable {
     public var attempts: Int
     /// Timing and size.
     public var metrics: LoadMetrics
-    /// For origin `disk`, the data cache layer that answered (`disk`, `redis`) when the cache named it.
+    /// For origin `dataCache`, the layer that answered: `disk`, `redis`, or a user's cache by its name.
     public var cacheLayer: String?
     /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
     /// from the bytes so far, processed as the final image will be, never cached.
@@ -51,8 +53,8 @@ public struct ImageResponse: Sendable {
 
     /// Creates a response.
     public init(
-        image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int, metrics: LoadMetrics,
-        cacheLayer: String? = nil
+        image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int,
+        metrics: LoadMetrics = LoadMetrics(), cacheLayer: String? = nil
     ) {
         self.image = image
         self.request = request

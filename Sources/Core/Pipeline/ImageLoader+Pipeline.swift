@@ -1,42 +1,28 @@
 import Foundation
 
-/// The request flow, top to bottom: memory cache → data cache → fetch (with retries) → decode → orientation →
-/// processors → caches. Each stage is a small type in `Stages/`; this file only strings them together and shares
-/// the work of identical requests in flight.
+/// The request flow, top to bottom, the one path of every load (with or without previews): memory cache →
+/// interceptors → data cache → fetch (with retries) → decode (incremental when previews are wanted) →
+/// orientation → processors → caches. Each stage is a small type in `Stages/`; this file only strings them together
+/// and shares the work of identical requests in flight.
 extension ImageLoader {
-    /// Loads `request`, reporting to `sink`; the memory cache first, then the work shared by identical requests.
+    /// Loads `request`, reporting to `sink`; `previews`, when set, asks for previews while the bytes arrive.
     func load(
-        _ request: ImageRequest, priority: PriorityBox, sink: LoadEventSink?
+        _ request: ImageRequest, priority: PriorityBox, sink: LoadEventSink?, previews: PreviewListener? = nil
     ) async throws -> ImageResponse {
         let start = ContinuousClock.now
         sink(.started)
-        return try await respond(to: request, since: start, sink: sink) {
-            let loaded = try await imageTasks.value(for: ImageWorkKey(request), priority: priority, sink: sink) {
-                work in try await self.loadImage(request, work: work)
-            }
-            // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
-            PixelMemoryBudget.keepIfHolding(loaded.reservation)
-            return loaded
-        }
-    }
-
-    /// The end of every load, with or without previews: the memory cache, else `shared` (the work shared by
-    /// identical requests); then `.finished`, or the error (typed) with `.failed` or `.cancelled`.
-    func respond(
-        to request: ImageRequest, since start: ContinuousClock.Instant, sink: LoadEventSink?,
-        shared: () async throws -> LoadedImage
-    ) async throws -> ImageResponse {
         do {
+            let response: ImageResponse
             if let image = memoryStage.lookup(request, sink: sink) {
-                let response = ImageResponse(
-                    image: image, request: request, origin: .memory, attempts: 0,
-                    metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))
-                sink(.finished(response))
-                return response
+                response = memoryResponse(image, for: request, since: start)
+            } else {
+                try Task.checkCancellation()
+                let chain = ImageInterceptorChain(request: request, interceptors: registry.interceptors) { changed in
+                    try await self.loadShared(
+                        changed, original: request, since: start, priority: priority, sink: sink, previews: previews)
+                }
+                response = try await chain.proceed()
             }
-            try Task.checkCancellation()
-            let loaded = try await shared()
-            let response = loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
             sink(.finished(response))
             return response
         } catch {
@@ -46,11 +32,54 @@ extension ImageLoader {
         }
     }
 
+    /// The chain's last link: the memory cache again when an interceptor changed the request, else the work shared
+    /// by identical requests, whose previews (if any) go to `previews`.
+    private func loadShared(
+        _ request: ImageRequest, original: ImageRequest, since start: ContinuousClock.Instant, priority: PriorityBox,
+        sink: LoadEventSink?, previews: PreviewListener?
+    ) async throws -> ImageResponse {
+        if request.imageCacheKey != original.imageCacheKey, let image = memoryStage.lookup(request, sink: sink) {
+            return memoryResponse(image, for: request, since: start)
+        }
+        let key = ImageWorkKey(request)
+        let subscription = previews.map { previewHub.subscribe(key, $0.onPreview) }
+        defer { if let subscription { previewHub.unsubscribe(key, subscription) } }
+        let loaded = try await imageTasks.value(for: key, priority: priority, sink: sink) { work in
+            try await self.loadImage(request, previews: previews?.policy, work: work)
+        }
+        // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
+        PixelMemoryBudget.keepIfHolding(loaded.reservation)
+        return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)
+    }
+
+    private func memoryResponse(_ image: DecodedImage, for request: ImageRequest, since start: ContinuousClock.Instant)
+        -> ImageResponse
+    {
+        ImageResponse(
+            image: image, request: request, origin: .memory, attempts: 0,
+            metrics: LoadMetrics(totalDuration: start.duration(to: .now).seconds))
+    }
+
     /// The work shared by identical requests: the bytes (shared by every request of the source), the decode
-    /// (shared by requests that decode alike), then the request's processors and the memory cache.
-    func loadImage(_ request: ImageRequest, work: SharedWork<LoadedImage>) async throws -> LoadedImage {
+    /// (shared by requests that decode alike), then the request's processors and the memory cache. With a preview
+    /// `policy` (the first caller's), the fetch's chunks also feed a preview session, which the decode stage
+    /// finishes instead of decoding again when it saw every byte.
+    func loadImage(_ request: ImageRequest, previews policy: PreviewPolicy?, work: SharedWork<LoadedImage>)
+        async throws -> LoadedImage
+    {
         let sink = work.sink
-        let bytes = try await fetchTasks.value(for: FetchWorkKey(request), priority: work, sink: sink) {
+        let fetchKey = FetchWorkKey(request)
+        let session = policy.map { policy in
+            PreviewSession(
+                request: request, options: decodeStage.decodeOptions(for: request), policy: policy,
+                decoders: registry, hub: previewHub)
+        }
+        let tap = session.map { session in chunkTaps.add(fetchKey) { chunk, offset in session.feed(chunk, offset: offset) } }
+        defer {
+            if let tap { chunkTaps.remove(fetchKey, tap) }
+            session?.close()
+        }
+        let bytes = try await fetchTasks.value(for: fetchKey, priority: work, sink: sink) {
             fetchWork in try await self.fetchBytes(request, work: fetchWork)
         }
         // All waiters may have left while the bytes arrived: then the decode is skipped.
@@ -59,7 +88,8 @@ extension ImageLoader {
             let decoded = try await decodeTasks.value(
                 for: DecodeWorkKey(request), priority: work, sink: sink
             ) { decodeWork in
-                try await self.decodeStage.decode(bytes.data, for: request, priority: decodeWork, sink: decodeWork.sink)
+                try await self.decodeStage.decode(
+                    bytes.data, for: request, previews: session, priority: decodeWork, sink: decodeWork.sink)
             }
             let (image, processTiming) = try await processStage.process(
                 decoded.image, for: request, priority: work, sink: sink)
@@ -90,17 +120,17 @@ extension ImageLoader {
             let count = Int64(entry.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: entry.data, origin: .disk, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
+                data: entry.data, origin: .dataCache, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
                 cacheLayer: entry.layer)
         case .stale(let entry): stale = entry
         case .miss: break
         }
         try Task.checkCancellation()
-        let transport = try plugins.transport(serving: url)
+        let transport = try registry.transport(serving: url)
         var transportRequest = TransportRequest(
             url: url, headers: request.headers, limits: FetchLimits(policy: sourcePolicy))
         if let stale { transportRequest = transportRequest.revalidating(stale.metadata) }
-        // Preview work taps the chunks (ImageLoader+Previews); without a tap that is one lookup a chunk.
+        // A preview session taps the chunks (`loadImage`); without a tap that is one lookup a chunk.
         let (fetched, attempts) = try await fetchStage.fetch(
             transportRequest, with: transport, priority: work, sink: sink,
             chunks: chunkTaps.feeder(for: FetchWorkKey(request)))
@@ -122,10 +152,10 @@ extension ImageLoader {
             let count = Int64(stale.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: stale.data, origin: .disk, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+                data: stale.data, origin: .dataCache, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
                 cacheLayer: stale.layer)
         }
-        if let policy, let dataCache = plugins.dataCache,
+        if let policy, let dataCache = registry.dataCache,
             let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
         {
             storeInBackground(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, work: work)
@@ -137,7 +167,7 @@ extension ImageLoader {
     /// Writes `entry` to the data cache without holding up the fetch. Its event goes to the loads waiting for the
     /// fetch now, which may have finished by the time the write ends.
     private func storeInBackground(_ entry: DataCacheEntry, for request: ImageRequest, work: SharedWork<FetchedBytes>) {
-        guard request.cachePolicy.contains(.writeDisk), plugins.dataCache != nil else { return }
+        guard request.cachePolicy.contains(.writeDisk), registry.dataCache != nil else { return }
         let sink = work.sinkOutlivingTheWork
         let stage = dataStage
         pendingWrites.start { await stage.store(entry, for: request, sink: sink) }

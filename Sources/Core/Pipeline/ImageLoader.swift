@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Loads images through the plugins of a registry: memory cache → disk cache → transport → decoder →
-/// orientation → processors → caches.
+/// Loads images through the plugins of a registry: memory cache → interceptors → data cache → transport →
+/// decoder → orientation → processors → caches (the flow, top to bottom, is in `ImageLoader+Pipeline.swift`).
 ///
 /// Identical requests in flight share one fetch and one decode; requests for the same source with different
 /// processing share the fetch. A caller that cancels gets `cancelled` at once, and the shared work stops when
@@ -10,7 +10,7 @@ import Synchronization
 /// by `settings` and started in priority order. Decoding and processing run on `WorkExecutor.compute`, never on
 /// the cooperative pool, and a decode starts only when its pixels fit in `pixelBudget`.
 public final class ImageLoader: Sendable {
-    /// The plugins used (taken when the loader was made: plugins registered later are not used by it).
+    /// The plugins used: an immutable value, so what a loader uses is fixed when it is made.
     public let registry: PluginRegistry
     /// Scheduling, limits and retries.
     public let settings: LoaderSettings
@@ -20,7 +20,6 @@ public final class ImageLoader: Sendable {
     /// the data cache or the transport is asked, and handed to the transport for every redirect and connection.
     public let sourcePolicy: (any SourceAccessPolicy)?
 
-    let plugins: PluginSnapshot
     let memoryStage: MemoryCacheStage
     let dataStage: DataCacheStage
     let fetchStage: FetchStage
@@ -33,12 +32,13 @@ public final class ImageLoader: Sendable {
     /// Bytes of decoded pixels between the start of a decode and the hand-over of its image
     /// (`settings.pixelMemoryBudget`).
     public let pixelBudget: PixelMemoryBudget
-    let loadIDs = Atomic<UInt64>(0)
+    /// Load numbers, unique in the process across loaders.
+    private static let loadIDs = Atomic<UInt64>(0)
     /// The queue of fetches (for tests and diagnostics).
     var loadLimiter: WorkLimiter { fetchStage.limiter }
     /// The queue of decodes and processing (for tests and diagnostics).
     var decodeLimiter: WorkLimiter { decodeStage.limiter }
-    /// Progressive previews: chunk taps on fetches, and the callers waiting for previews (ImageLoader+Previews).
+    /// Progressive previews: chunk taps on fetches, and the callers waiting for previews.
     let chunkTaps = ChunkTaps()
     let previewHub = PreviewHub()
     /// Data-cache writes running beside the decode (`waitForPendingWrites()`).
@@ -47,7 +47,7 @@ public final class ImageLoader: Sendable {
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
 
-    /// Creates a loader of `registry`'s plugins (as registered now), telling `eventListeners` about every load;
+    /// Creates a loader of `registry`'s plugins, telling `eventListeners` about every load;
     /// `sourcePolicy` decides what every transport may fetch and connect to.
     public convenience init(
         registry: PluginRegistry, settings: LoaderSettings = .init(),
@@ -68,19 +68,17 @@ public final class ImageLoader: Sendable {
         self.sourcePolicy = sourcePolicy
         self.settings = settings
         self.eventListeners = eventListeners
-        let plugins = registry.snapshot
-        self.plugins = plugins
         let decodeLimiter = WorkLimiter(limit: settings.maxConcurrentDecodes)
         let pixelBudget = PixelMemoryBudget(capacity: settings.effectivePixelMemoryBudget)
         self.pixelBudget = pixelBudget
-        memoryStage = MemoryCacheStage(cache: plugins.imageCache, counters: counters)
-        dataStage = DataCacheStage(cache: plugins.dataCache, counters: counters)
+        memoryStage = MemoryCacheStage(cache: registry.imageCache, counters: counters)
+        dataStage = DataCacheStage(cache: registry.dataCache, name: registry.dataCacheName, counters: counters)
         fetchStage = FetchStage(
             limiter: WorkLimiter(limit: settings.maxConcurrentLoads, perGroupLimit: settings.maxConcurrentLoadsPerHost),
             retry: settings.retry, maxBytes: settings.limits.maxBytes, timeout: settings.fetchTimeout,
             counters: counters, sleep: sleep)
         decodeStage = DecodeStage(
-            decoders: plugins, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters)
+            decoders: registry, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters)
         processStage = ProcessStage(limiter: decodeLimiter)
     }
 
@@ -120,20 +118,18 @@ public final class ImageLoader: Sendable {
         progress: (@Sendable (FetchProgress) -> Void)?
     ) async throws -> ImageResponse {
         let listeners = listener.map { eventListeners + [$0] } ?? eventListeners
-        let loadID = loadIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        let sink = LoadEventSink.load(loadID, request, listeners: listeners, progress: progress)
+        let sink = LoadEventSink.load(Self.nextLoadID(), request, listeners: listeners, progress: progress)
         return try await load(request, priority: priority, sink: sink)
     }
 
+    /// A load number no other load of this process has had.
+    static func nextLoadID() -> UInt64 { loadIDs.wrappingAdd(1, ordering: .relaxed).newValue }
+
     /// The processors of the processing preset `name` (named in the configuration's `processing`, or registered
-    /// with `PluginRegistry.registerPreset`), for a request's `processors`. An unknown name throws
+    /// with `PluginRegistry.Builder.registerPreset`), for a request's `processors`. An unknown name throws
     /// `invalidConfiguration` listing the known ones.
     public func processors(named name: String) throws -> [any ImageProcessor] {
-        guard let preset = plugins.presets[name] else {
-            let known = PluginRegistry.list(plugins.presets.keys.sorted())
-            throw ImagoError(.invalidConfiguration, "unknown processing preset \"\(name)\" (known: \(known))")
-        }
-        return preset
+        try registry.processors(named: name)
     }
 
     /// Starts loading in a handle that can be cancelled and reports progress.
@@ -144,13 +140,13 @@ public final class ImageLoader: Sendable {
     // MARK: Caches
 
     /// The memory cache of decoded images, if the registry has one.
-    public var imageCache: (any ImageCache)? { plugins.imageCache }
-    /// The disk cache of encoded bytes, if the registry has one.
-    public var dataCache: (any DataCache)? { plugins.dataCache }
+    public var imageCache: (any ImageCache)? { registry.imageCache }
+    /// The data cache of encoded bytes, if the registry has one.
+    public var dataCache: (any DataCache)? { registry.dataCache }
 
     /// The image the memory cache holds for `request`, if any.
     public func cachedImage(for request: ImageRequest) -> DecodedImage? {
-        plugins.imageCache?.image(for: request.imageCacheKey)
+        registry.imageCache?.image(for: request.imageCacheKey)
     }
 
     /// Returns when every data-cache write the loader started has ended (stored or failed, its event sent).
@@ -164,8 +160,8 @@ public final class ImageLoader: Sendable {
 
     /// Empties the memory cache and the disk cache.
     public func removeAllCaches() async {
-        plugins.imageCache?.removeAll()
-        await plugins.dataCache?.removeAll()
+        registry.imageCache?.removeAll()
+        await registry.dataCache?.removeAll()
     }
 
     /// The response the memory cache can give at once, synchronously (origin `memory`), or `nil`; respects the

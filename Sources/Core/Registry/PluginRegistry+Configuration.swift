@@ -1,42 +1,31 @@
 /// Building registries from configurations.
 extension PluginRegistry {
-    /// A new registry with this one's factories and the plugins `configuration` names, built with their
-    /// settings. Unknown names and bad settings throw `invalidConfiguration` naming the key's path.
+    /// A new registry with this one's factories, presets and interceptors, and the plugins `configuration` names,
+    /// built with their settings. Unknown names and bad settings throw `invalidConfiguration` naming the key's path.
     public func configured(by configuration: ImagoConfiguration) throws -> PluginRegistry {
-        let snapshot = state.withLock { $0 }
-        var fresh = PluginRegistry.State()
-        fresh.transportFactories = snapshot.transportFactories
-        fresh.codecFactories = snapshot.codecFactories
-        fresh.imageCacheFactories = snapshot.imageCacheFactories
-        fresh.dataCacheFactories = snapshot.dataCacheFactories
-        fresh.processorFactories = snapshot.processorFactories
-        fresh.presets = snapshot.presets
-        let registry = PluginRegistry(state: fresh)
-
+        var builder = Builder()
+        builder.factories = factories
+        builder.presets = presets
+        builder.interceptors = interceptors
         for (index, spec) in configuration.transports.enumerated() {
-            let path = "transports[\(index)]"
-            registry.register(try Self.build(spec, from: snapshot.transportFactories, kind: "transport", path: path))
+            builder.register(try build(spec, .transport, path: "transports[\(index)]") as any ImageTransport)
         }
         for (index, spec) in configuration.codecs.enumerated() {
-            let path = "codecs[\(index)]"
-            registry.register(try Self.build(spec, from: snapshot.codecFactories, kind: "codec", path: path))
+            builder.register(try build(spec, .codec, path: "codecs[\(index)]") as Codec)
         }
         if let spec = configuration.imageCache {
-            registry.imageCache = try Self.build(
-                spec, from: snapshot.imageCacheFactories, kind: "image cache", path: "imageCache")
+            builder.imageCache = try build(spec, .imageCache, path: "imageCache") as any ImageCache
         }
         if let spec = configuration.dataCache {
-            registry.dataCache = try Self.build(
-                spec, from: snapshot.dataCacheFactories, kind: "data cache", path: "dataCache")
+            builder.setDataCache(try build(spec, .dataCache, path: "dataCache") as any DataCache, named: spec.name)
         }
         for (name, specs) in configuration.processing.sorted(by: { $0.key < $1.key }) {
             let processors = try specs.enumerated().map { index, spec in
-                try Self.build(
-                    spec, from: snapshot.processorFactories, kind: "processor", path: "processing.\(name)[\(index)]")
+                try build(spec, .processor, path: "processing.\(name)[\(index)]") as any ImageProcessor
             }
-            registry.registerPreset(name, processors)
+            builder.registerPreset(name, processors)
         }
-        return registry
+        return builder.build()
     }
 
     /// The configuration that names every registered factory with its default settings, in name order
@@ -46,30 +35,23 @@ extension PluginRegistry {
         dataCache: String? = "disk",
         loader: LoaderSettings = LoaderSettings()
     ) -> ImagoConfiguration {
-        state.withLock { state in
-            func spec<P>(_ name: String?, _ factories: [String: PluginFactory<P>]) -> PluginSpec? {
-                guard let name, let factory = factories[name] else { return nil }
-                return PluginSpec(name, settings: factory.defaultSettings)
+        func spec<Plugin>(_ name: String?, _ kind: PluginKind, _: Plugin.Type) -> PluginSpec? {
+            guard let name, let factory: PluginFactory<Plugin> = factories.factory(kind, named: name) else {
+                return nil
             }
-            return ImagoConfiguration(
-                transports: (transports ?? state.transportFactories.keys.sorted()).compactMap {
-                    spec($0, state.transportFactories)
-                },
-                codecs: (codecs ?? state.codecFactories.keys.sorted()).compactMap { spec($0, state.codecFactories) },
-                imageCache: spec(imageCache, state.imageCacheFactories),
-                dataCache: spec(dataCache, state.dataCacheFactories),
-                loader: loader)
+            return PluginSpec(name, settings: factory.defaultSettings)
         }
+        return ImagoConfiguration(
+            transports: (transports ?? factoryNames(.transport)).compactMap {
+                spec($0, .transport, (any ImageTransport).self)
+            },
+            codecs: (codecs ?? factoryNames(.codec)).compactMap { spec($0, .codec, Codec.self) },
+            imageCache: spec(imageCache, .imageCache, (any ImageCache).self),
+            dataCache: spec(dataCache, .dataCache, (any DataCache).self),
+            loader: loader)
     }
 
-    private static func build<P>(
-        _ spec: PluginSpec, from factories: [String: PluginFactory<P>], kind: String, path: String
-    )
-        throws -> P
-    {
-        guard let factory = factories[spec.name] else {
-            throw ConfigReader.error(path, "unknown \(kind) \"\(spec.name)\" (known: \(list(factories.keys.sorted())))")
-        }
-        return try factory.build(spec.settings, path: "\(path).settings")
+    private func build<Plugin>(_ spec: PluginSpec, _ kind: PluginKind, path: String) throws -> Plugin {
+        try factories.build(spec, kind: kind, path: path, settingsPath: "\(path).settings")
     }
 }

@@ -33,11 +33,12 @@ struct MirrorTransport: ImageTransport {
 
 @Test func aTransportWithTheHTTPPolicyIsKeptAndOneWithoutIsNot() async throws {
     let cache = DictionaryDataCache(byteLimit: 1 << 20)
-    let registry = PluginRegistry()
+    var builder = PluginRegistry.Builder()
     let memory = MemoryTransport()
-    registry.register(MirrorTransport())
-    registry.register(memory)
-    registry.dataCache = cache
+    builder.register(MirrorTransport())
+    builder.register(memory)
+    builder.dataCache = cache
+    let registry = builder.build()
     let loader = ImageLoader(registry: registry)
     let mirrored = ImageRequest(url: URL(string: "mirror://a/b")!)
     let local = ImageRequest(url: memory.put(Data("bytes".utf8)))
@@ -107,11 +108,12 @@ final class FlakyDataCache: DataCache {
 @Test func aDataCacheReadFailureIsAnEventAndAMiss() async throws {
     let cache = FlakyDataCache()
     cache.reachable.withLock { $0 = false }
-    let registry = PluginRegistry()
+    var builder = PluginRegistry.Builder()
     let transport = MemoryTransport()
-    registry.register(transport)
-    registry.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
-    registry.dataCache = cache
+    builder.register(transport)
+    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
+    builder.dataCache = cache
+    let registry = builder.build()
     let failures = Mutex<[String]>([])
     let listener = ImageLoadEventClosure { event in
         if case .dataCacheReadFailed(let error) = event.kind { failures.withLock { $0.append(error.reason) } }
@@ -143,22 +145,23 @@ struct SquareThumbnail: SizeAwareProcessor {
 // MARK: Registering a plugin
 
 @Test func theRegistrationSamplesRegister() throws {
-    let registry = PluginRegistry.standard()
-    registry.register(MemoryTransport())  // serves mem://
-    registry.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))  // asked before the built-in decoders
-    registry.imageCache = DictionaryImageCache(countLimit: 200)
-    registry.registerFactory(
+    var builder = PluginRegistry.Builder(.standard())
+    builder.register(MemoryTransport())  // serves mem://
+    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))  // asked before the built-in decoders
+    builder.imageCache = DictionaryImageCache(countLimit: 200)
+    builder.registerFactory(
         PluginFactory<any ImageTransport>(name: "memory", defaultSettings: .object(["chunkSize": .number(16384)])) {
             settings in
             MemoryTransport(chunkSize: try settings.int("chunkSize", default: 16384, in: 1...(1 << 24)))
         })
-    registry.registerFactory(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
-    registry.registerFactory(
+    builder.registerFactory(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
+    builder.registerFactory(
         PluginFactory<any ImageProcessor>(name: "grayscale") { settings in
             GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
         })
+    let registry = builder.build()
     #expect(registry.transport(for: URL(string: "mem://store/a")!) is MemoryTransport)
-    #expect(registry.processorFactoryNames.contains("grayscale"))
+    #expect(registry.factoryNames(.processor).contains("grayscale"))
 }
 
 /// The configuration file of the sample, as Docs/Plugins.md shows it.

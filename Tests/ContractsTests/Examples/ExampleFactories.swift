@@ -2,8 +2,8 @@ import ImagoCore
 
 /// Makes the example plugins nameable in a configuration file: each factory reads its settings (unknown keys
 /// and bad values are reported with their path by the registry).
-extension PluginRegistry {
-    func registerExampleFactories() {
+extension PluginRegistry.Builder {
+    mutating func registerExampleFactories() {
         registerFactory(
             PluginFactory<any ImageTransport>(name: "memory", defaultSettings: .object(["chunkSize": .number(16384)])) {
                 settings in

@@ -32,8 +32,9 @@ final class FaultRig: Sendable {
         var configuration = factories.standardConfiguration()
         configuration.imageCache = nil
         configuration.dataCache = nil
-        registry = try factories.configured(by: configuration)
-        registry.dataCache = TimedDataCache(cache, log: waits)
+        var builder = PluginRegistry.Builder(try factories.configured(by: configuration))
+        builder.dataCache = TimedDataCache(cache, log: waits)
+        registry = builder.build()
     }
 
     /// The longest the loader waited for one cache call, in seconds.
@@ -71,7 +72,7 @@ final class FaultRig: Sendable {
         for name in Self.names {
             let (response, _) = try await load(name)
             #expect(response.origin == origin, "\(name) came from \(response.origin)")
-            if origin == .disk { #expect(response.cacheLayer == "redis") }
+            if origin == .dataCache { #expect(response.cacheLayer == "redis") }
         }
         // Generous for a 0.75 s timeout on a busy machine (4.7 times it); a wait the timeout did not bound lasts the
         // outage (5 s).

@@ -34,10 +34,11 @@ int imago_jpeg_incremental_header(imago_jpeg_incremental *decoder, imago_jpeg_he
 /// The embedded ICC profile (malloc'ed: free with `imago_shim_free`), NULL with size 0 when there is none; a
 /// warning about inconsistent chunks is a failure.
 int imago_jpeg_incremental_icc_profile(imago_jpeg_incremental *decoder, uint8_t **profile, unsigned int *size);
-/// Starts buffered-image decoding at DCT scale 1/`scale_denominator` with RGBA output and gives the output
-/// size; progressive YCbCr/RGB/grey files only (the caller decodes others in one shot).
-int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, int scale_denominator, uint32_t *output_width,
-                                 uint32_t *output_height);
+/// Starts buffered-image decoding at DCT scale `scale_eighths`/8 (with `fast`, the fast integer IDCT and plain
+/// upsampling, as the one-shot decoder's thumbnail mode) with RGBA output and gives the output size; progressive
+/// YCbCr/RGB/grey files only (the caller decodes others in one shot).
+int imago_jpeg_incremental_start(imago_jpeg_incremental *decoder, unsigned scale_eighths, int fast,
+                                 uint32_t *output_width, uint32_t *output_height);
 /// An output pass as RGBA8 into rows `bytes_per_row` apart. A preview (`final` 0) shows every complete scan
 /// (and whatever part of the next one has arrived) with the fast integer IDCT; the final pass (`final` 1, once
 /// the input is complete) uses the parameters of a one-shot decode, so its pixels are identical to it.

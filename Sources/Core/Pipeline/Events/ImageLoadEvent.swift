@@ -8,9 +8,12 @@
 /// beside the decode, so its event comes after the fetch's events but anywhere from there on, and may come after
 /// `finished`. It goes to every load that waited for that fetch; `ImageLoader.waitForPendingWrites()` returns once
 /// it has been sent.
+///
+/// Every `fetchStarted` a load sees is followed by one `fetchEnded` for that attempt before the load's last event,
+/// even when the load is cancelled while the attempt runs (then the attempt's `error` is `cancelled`).
 public struct ImageLoadEvent: Sendable {
-    /// Which load: one number per call to `ImageLoader.image(for:)`, so concurrent loads of one request can be
-    /// told apart.
+    /// Which load: one number per call to `ImageLoader.image(for:)` (or any other load call), unique in the process
+    /// across loaders, so concurrent loads of one request can be told apart.
     public var loadID: UInt64
     /// The request loaded.
     public var request: ImageRequest
@@ -35,8 +38,9 @@ public struct ImageLoadEvent: Sendable {
         case memoryCacheHit
         /// The memory cache was asked and had nothing.
         case memoryCacheMiss
-        /// The data cache had fresh bytes, used without asking the origin.
-        case dataCacheHit(byteCount: Int)
+        /// The data cache had fresh bytes, used without asking the origin; `layer` names the cache or tier that
+        /// answered (`disk`, `redis`, or a user's cache by its factory or type name).
+        case dataCacheHit(byteCount: Int, layer: String)
         /// The data cache had nothing usable; `stale` when it had an entry that must be revalidated first.
         case dataCacheMiss(stale: Bool)
         /// The origin answered a revalidation `304 Not Modified`: the cached bytes are used again.
@@ -118,6 +122,8 @@ public struct FetchAttempt: Sendable {
 
     /// Whether the attempt brought an answer.
     public var succeeded: Bool { error == nil }
+    /// Whether the attempt ended because its load was cancelled.
+    public var wasCancelled: Bool { error?.kind == .cancelled }
 }
 
 /// A decode: what came out and how long it took.

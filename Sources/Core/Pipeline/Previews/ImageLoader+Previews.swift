@@ -1,21 +1,24 @@
 import Foundation
 import Synchronization
 
-/// Progressive previews: an image shown while its bytes are still arriving.
+/// Progressive previews: an image shown while its bytes are still arriving. They come from the one request flow
+/// (`ImageLoader+Pipeline`): these calls only ask it for previews and hand them on.
 extension ImageLoader {
     /// Loads `request`, yielding previews (`isPreview`) while the bytes arrive, then the final response; the
-    /// sequence ends after the final one, or throws `ImagoError`. Ending the iteration cancels the load.
+    /// sequence ends after the final one, or throws `ImagoError` (`cancelled` when the consuming task is
+    /// cancelled before the final one). Ending the iteration cancels the load.
     ///
     /// Previews come from an incremental decoder (progressive JPEG scans, Adam7 PNG passes) fed with the
-    /// fetch's chunks: no byte is decoded twice, and the final image is the one-shot decode's. They go through
-    /// the request's orientation and processors (so they have the final image's size), are throttled by
-    /// `policy`, and are never cached. A memory or disk hit, or bytes that arrive all at once, give no preview.
-    /// Identical requests still share one load: those that did not ask for previews pay nothing for them; a
-    /// request that joins a load started without previews gets the final image only.
+    /// fetch's chunks, decoding with the one-shot decoder's parameters: the final image is the plain load's, pixel
+    /// for pixel, and when the decoder saw every byte it is finished instead of decoding the bytes again. Previews
+    /// go through the request's orientation and processors (so they have the final image's size), are throttled
+    /// by `policy`, and are never cached. A memory or data-cache hit, or bytes that arrive all at once, give no
+    /// preview. Identical requests still share one load: those that did not ask for previews pay nothing for them;
+    /// a request that joins a load started without previews gets the final image only.
     public func responses(
         for request: ImageRequest, previews policy: PreviewPolicy = PreviewPolicy(),
         progress: (@Sendable (FetchProgress) -> Void)? = nil
-    ) -> AsyncThrowingStream<ImageResponse, any Error> {
+    ) -> ImageResponses {
         // The newest response wins when the consumer lags: a stale preview is worth nothing, the final is last.
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: ImageResponse.self, bufferingPolicy: .bufferingNewest(1))
@@ -36,7 +39,7 @@ extension ImageLoader {
             }
         }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return ImageResponses(stream: stream, source: request.sourceString)
     }
 
     /// Loads `request`, calling `onPreview` with each preview before returning the final response.
@@ -45,18 +48,10 @@ extension ImageLoader {
         progress: (@Sendable (FetchProgress) -> Void)? = nil,
         onPreview: @escaping @Sendable (ImageResponse) -> Void
     ) async throws -> ImageResponse {
-        let loadID = loadIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        let sink = LoadEventSink.load(loadID, request, listeners: eventListeners, progress: progress)
-        let start = ContinuousClock.now
-        sink(.started)
-        let key = ImageWorkKey(request)
-        let subscription = previewHub.subscribe(key, onPreview)
-        defer { previewHub.unsubscribe(key, subscription) }
-        return try await respond(to: request, since: start, sink: sink) {
-            try await imageTasks.value(for: key, priority: PriorityBox(request.priority), sink: sink) { work in
-                try await self.loadImageWithPreviews(request, policy: policy, work: work)
-            }
-        }
+        let sink = LoadEventSink.load(Self.nextLoadID(), request, listeners: eventListeners, progress: progress)
+        return try await load(
+            request, priority: PriorityBox(request.priority), sink: sink,
+            previews: PreviewListener(policy: policy, onPreview: onPreview))
     }
 
     /// Previews made, finals taken from incremental decoders, and incremental decoders alive (for tests and
@@ -67,65 +62,42 @@ extension ImageLoader {
             incrementalFinals: previewHub.incrementalFinals.load(ordering: .relaxed),
             liveDecoders: previewHub.liveSessions.load(ordering: .relaxed))
     }
+}
 
-    /// `loadImage` for a load whose first caller asked for previews: the same stages, with the shared fetch's
-    /// chunks fed to a preview session, and the decode stage's work done by the session's decoder when it saw
-    /// every byte (else the decode stage decodes the bytes in one shot).
-    func loadImageWithPreviews(_ request: ImageRequest, policy: PreviewPolicy, work: SharedWork<LoadedImage>)
-        async throws -> LoadedImage
-    {
-        let sink = work.sink
-        var options = request.effectiveDecodeOptions
-        if options.limits == .default { options.limits = settings.limits }
-        let session = PreviewSession(
-            request: request, options: options, policy: policy, decoders: plugins, hub: previewHub)
-        let fetchKey = FetchWorkKey(request)
-        let tap = chunkTaps.add(fetchKey) { chunk, offset in session.feed(chunk, offset: offset) }
-        defer {
-            chunkTaps.remove(fetchKey, tap)
-            session.close()
-        }
-        let bytes = try await fetchTasks.value(for: fetchKey, priority: work, sink: sink) { fetchWork in
-            try await self.fetchBytes(request, work: fetchWork)
-        }
-        chunkTaps.remove(fetchKey, tap)
-        try Task.checkCancellation()
-        do {
-            let decoded = try await finalImage(session, bytes: bytes.data, for: request, work: work)
-            let (image, processTiming) = try await processStage.process(
-                decoded.image, for: request, priority: work, sink: sink)
-            memoryStage.store(image, for: request, sink: sink)
-            return LoadedImage(
-                image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
-                decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count)
-        } catch {
-            throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
+/// A caller's wish for previews: how often, and where they go.
+struct PreviewListener: Sendable {
+    var policy: PreviewPolicy
+    var onPreview: @Sendable (ImageResponse) -> Void
+}
+
+/// The responses of a load with previews (`ImageLoader.responses(for:previews:)`): previews, then the final
+/// response, or an error. Unlike a bare stream, it never ends quietly: a consumer cancelled before the final
+/// response gets `cancelled` thrown.
+public struct ImageResponses: AsyncSequence, Sendable {
+    public typealias Element = ImageResponse
+    let stream: AsyncThrowingStream<ImageResponse, any Error>
+    let source: String
+
+    /// Iterates the responses.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<ImageResponse, any Error>.AsyncIterator
+        let source: String
+        var isDone = false
+
+        public mutating func next() async throws -> ImageResponse? {
+            guard !isDone else { return nil }
+            guard let response = try await base.next() else {
+                // The stream ends without its final response only when the consumer was cancelled.
+                isDone = true
+                throw ImagoError(.cancelled, "cancelled", source: source)
+            }
+            if !response.isPreview { isDone = true }
+            return response
         }
     }
 
-    /// The session's final image, upright, within a decode slot; the decode stage's one-shot decode otherwise.
-    private func finalImage(
-        _ session: PreviewSession, bytes: Data, for request: ImageRequest, work: SharedWork<LoadedImage>
-    ) async throws -> DecodedResult {
-        let queuedSince = ContinuousClock.now
-        let incremental: DecodedResult? = try await decodeStage.limiter.withSlot(priority: work) {
-            try Task.checkCancellation()
-            let start = ContinuousClock.now
-            guard let final = await session.finalImage(byteCount: bytes.count) else { return nil }
-            counters.decodes.increment()
-            previewHub.incrementalFinals.increment()
-            let image = try OrientationStage.apply(to: final, for: request)
-            let timing = StageTiming(
-                queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)
-            work.sink(
-                .decoded(
-                    DecodeReport(
-                        format: image.format, size: PixelSize(width: image.width, height: image.height), timing: timing)
-                ))
-            return DecodedResult(image: image, timing: timing)
-        }
-        if let incremental { return incremental }
-        return try await decodeStage.decode(bytes, for: request, priority: work, sink: work.sink)
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), source: source)
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// decodes its bytes in one shot. A fetch retried from its first byte starts a fresh decoder.
 final class PreviewSession: @unchecked Sendable {  // Every mutable property is touched on `queue` only.
     private let queue = DispatchQueue(label: "imago.previews", qos: .userInitiated)
-    private let decoders: PluginSnapshot
+    private let decoders: PluginRegistry
     private let request: ImageRequest
     private let options: DecodeOptions
     private let policy: PreviewPolicy
@@ -25,7 +25,7 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
     private var isCounted = false
 
     init(
-        request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, decoders: PluginSnapshot,
+        request: ImageRequest, options: DecodeOptions, policy: PreviewPolicy, decoders: PluginRegistry,
         hub: PreviewHub
     ) {
         self.request = request
@@ -54,7 +54,9 @@ final class PreviewSession: @unchecked Sendable {  // Every mutable property is 
                     return continuation.resume(returning: nil)
                 }
                 self.isActive = false
-                continuation.resume(returning: try? decoder.finish())
+                let final = try? decoder.finish()
+                if final != nil { self.hub.incrementalFinals.wrappingAdd(1, ordering: .relaxed) }
+                continuation.resume(returning: final)
             }
         }
     }

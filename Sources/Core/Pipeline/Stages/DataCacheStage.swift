@@ -3,6 +3,8 @@ import Foundation
 /// Stage 2: the data cache of encoded bytes, read before fetching and written with what the transport allows.
 struct DataCacheStage: Sendable {
     let cache: (any DataCache)?
+    /// The name a hit is reported under when the entry names no layer (`PluginRegistry.dataCacheName`).
+    let name: String?
     let counters: LoaderCounters
 
     /// What the data cache holds for a request.
@@ -19,13 +21,14 @@ struct DataCacheStage: Sendable {
     func lookup(_ request: ImageRequest, sink: LoadEventSink?) async -> Lookup {
         guard request.cachePolicy.contains(.readDisk), let cache else { return .miss }
         let failures = CacheFailureReporter { error in sink(.dataCacheReadFailed(error)) }
-        guard let entry = await cache.entry(for: request.dataCacheKey, reporting: failures) else {
+        guard var entry = await cache.entry(for: request.dataCacheKey, reporting: failures) else {
             sink(.dataCacheMiss(stale: false))
             return .miss
         }
+        entry.layer = entry.layer ?? name ?? "data"
         if entry.metadata.isFresh(at: .now) {
             counters.diskHits.increment()
-            sink(.dataCacheHit(byteCount: entry.data.count))
+            sink(.dataCacheHit(byteCount: entry.data.count, layer: entry.layer ?? "data"))
             return .fresh(entry)
         }
         sink(.dataCacheMiss(stale: true))

@@ -2,11 +2,13 @@ import Foundation
 
 /// Stage 4: bytes to pixels, at the target size a size-aware processor asks for, then upright (stage 5).
 ///
-/// `decode(_:for:priority:sink:)` is the one place the loader decodes: it waits until the pixels the header
-/// announces fit in the pixel budget, then for a decode slot, then runs `decodeNow` (synchronous and CPU-bound) on
-/// `WorkExecutor.compute`, never on the cooperative pool.
+/// `decode(_:for:previews:priority:sink:)` is the one place the loader decodes: it waits until the pixels the
+/// header announces fit in the pixel budget, then for a decode slot, then takes the final image from the load's
+/// preview session when it has one that saw every byte (its incremental decoder decodes with the one-shot
+/// decoder's parameters, so the pixels are the same), else runs `decodeNow` (synchronous and CPU-bound). Either
+/// way the CPU work runs off the cooperative pool.
 struct DecodeStage: Sendable {
-    let decoders: PluginSnapshot
+    let decoders: PluginRegistry
     let limits: DecodeLimits
     let limiter: WorkLimiter
     let budget: PixelMemoryBudget
@@ -14,7 +16,8 @@ struct DecodeStage: Sendable {
 
     /// Decodes `data` as `request` asks, within the budget and a decode slot; reports the format, size and timing.
     func decode(
-        _ data: Data, for request: ImageRequest, priority: any PrioritySource, sink: LoadEventSink?
+        _ data: Data, for request: ImageRequest, previews session: PreviewSession? = nil,
+        priority: any PrioritySource, sink: LoadEventSink?
     ) async throws -> DecodedResult {
         let queuedSince = ContinuousClock.now
         let options = decodeOptions(for: request)
@@ -28,8 +31,14 @@ struct DecodeStage: Sendable {
         let (image, timing) = try await limiter.withSlot(priority: priority) {
             try Task.checkCancellation()
             let start = ContinuousClock.now
-            let image = try await WorkExecutor.compute.run {
-                try decodeNow(data, with: decoder, options: options, for: request)
+            let image: DecodedImage
+            if let session, let final = await session.finalImage(byteCount: data.count) {
+                counters.decodes.increment()
+                image = try await WorkExecutor.compute.run { try OrientationStage.apply(to: final, for: request) }
+            } else {
+                image = try await WorkExecutor.compute.run {
+                    try decodeNow(data, with: decoder, options: options, for: request)
+                }
             }
             let timing = StageTiming(
                 queued: queuedSince.duration(to: start).seconds, duration: start.duration(to: .now).seconds)

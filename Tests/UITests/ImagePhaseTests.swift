@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ImagoCore
+import ImagoCore
+import ImagoTestSupport
+
+@testable import ImagoUI
 
 @MainActor
 @Suite struct ImagePhaseTests {
@@ -17,11 +20,11 @@ import Testing
         var scaled = image
         scaled.scale = 2
         let response = ImageResponse(
-            image: scaled, request: ImageRequest(url: URL(string: "fake://h/a")!), origin: .disk, attempts: 0,
+            image: scaled, request: ImageRequest(url: URL(string: "fake://h/a")!), origin: .dataCache, attempts: 0,
             metrics: LoadMetrics())
         let success = ImagePhase.success(response)
         #expect(try #require(success.image).pointSize == (2, 1))
-        #expect(success.origin == .disk)
+        #expect(success.origin == .dataCache)
         #expect(success.error == nil && !success.isEmpty)
         let failure = ImagePhase.failure(ImagoError(.timedOut, "timed out"))
         #expect(failure.error?.kind == .timedOut && failure.image == nil)

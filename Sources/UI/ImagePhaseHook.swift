@@ -1,3 +1,4 @@
+import ImagoCore
 /// A phase change about to happen or just committed.
 public struct ImagePhaseChange: Sendable {
     /// The phase before.

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import ImagoCore
+import ImagoCore
+import ImagoTestSupport
+
+@testable import ImagoUI
 
 @Suite struct ProgressCoalescerTests {
     /// Ten thousand chunks reported as fast as they come give a handful of main-actor updates, never more than

@@ -1,4 +1,5 @@
 import Synchronization
+import ImagoCore
 
 /// Turns progress reports from any thread into at most one main-actor update per frame (about 60 a second), always
 /// ending with the latest report: a fast download of many small chunks no longer queues one main-actor task each.

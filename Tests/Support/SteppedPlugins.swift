@@ -1,37 +1,37 @@
 import Foundation
 import Synchronization
 
-@testable import ImagoCore
+import ImagoCore
 
 /// "STEP" images: a 32-byte header (`STEP`, width, height, step count, step length, zero padding), then each
 /// step's `length` bytes of one grey value. The image is the grey of the last step received in full, so a
 /// preview after step N is grey N and the final is the last step's grey: refinement without a real codec.
-final class SteppedDecoder: IncrementalImageDecoding {
-    let format = ImageFormat("step")
+public final class SteppedDecoder: IncrementalImageDecoding {
+    public let format = ImageFormat("step")
     private let counts = Mutex((oneShot: 0, incremental: 0))
     /// Incremental decoders of this decoder alive now.
-    let live = LiveCount()
+    public let live = LiveCount()
 
-    init() {}
+    public init() {}
 
-    var oneShotDecodes: Int { counts.withLock { $0.oneShot } }
-    var incrementalDecoders: Int { counts.withLock { $0.incremental } }
+    public var oneShotDecodes: Int { counts.withLock { $0.oneShot } }
+    public var incrementalDecoders: Int { counts.withLock { $0.incremental } }
 
-    func canDecode(_ header: Data) -> Bool { header.starts(with: Array("STEP".utf8)) }
+    public func canDecode(_ header: Data) -> Bool { header.starts(with: Array("STEP".utf8)) }
 
-    func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         counts.withLock { $0.oneShot += 1 }
         let decoder = SteppedIncrementalDecoder(format: format, live: LiveCount())
         _ = try decoder.append(data)
         return try decoder.finish()
     }
 
-    func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoder {
         counts.withLock { $0.incremental += 1 }
         return SteppedIncrementalDecoder(format: format, live: live)
     }
 
-    static func encode(width: Int = 8, height: Int = 6, steps: Int = 6, stepLength: Int = 64) -> Data {
+    public static func encode(width: Int = 8, height: Int = 6, steps: Int = 6, stepLength: Int = 64) -> Data {
         var bytes = Array("STEP".utf8) + [UInt8(width), UInt8(height), UInt8(steps), UInt8(stepLength)]
         bytes += [UInt8](repeating: 0, count: 32 - bytes.count)
         for step in 1...steps { bytes += [UInt8](repeating: UInt8(step * 40 % 256), count: stepLength) }
@@ -40,18 +40,18 @@ final class SteppedDecoder: IncrementalImageDecoding {
 }
 
 /// Counts objects alive.
-final class LiveCount: Sendable {
+public final class LiveCount: Sendable {
     private let count = Atomic<Int>(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func add(_ delta: Int) { count.wrappingAdd(delta, ordering: .relaxed) }
+    public var value: Int { count.load(ordering: .relaxed) }
+    public func add(_ delta: Int) { count.wrappingAdd(delta, ordering: .relaxed) }
 }
 
-final class SteppedIncrementalDecoder: IncrementalImageDecoder {
-    let format: ImageFormat
+public final class SteppedIncrementalDecoder: IncrementalImageDecoder {
+    public let format: ImageFormat
     private let live: LiveCount
     private var bytes: [UInt8] = []
 
-    init(format: ImageFormat, live: LiveCount) {
+    public init(format: ImageFormat, live: LiveCount) {
         self.format = format
         self.live = live
         live.add(1)
@@ -69,7 +69,7 @@ final class SteppedIncrementalDecoder: IncrementalImageDecoder {
         return min((bytes.count - 32) / header.length, header.steps)
     }
 
-    func append(_ chunk: Data) throws -> IncrementalDecodeProgress {
+    public func append(_ chunk: Data) throws -> IncrementalDecodeProgress {
         bytes += chunk
         guard bytes.starts(with: Array("STEP".utf8)) || bytes.count < 4 else {
             throw ImagoError(.decodingFailed(format: format), "not a step image")
@@ -78,12 +78,12 @@ final class SteppedIncrementalDecoder: IncrementalImageDecoder {
         return IncrementalDecodeProgress(completedSteps: completedSteps, offersPreviews: true, isComplete: complete)
     }
 
-    func makePreview() throws -> DecodedImage? {
+    public func makePreview() throws -> DecodedImage? {
         guard completedSteps > 0 else { return nil }
         return try image()
     }
 
-    func finish() throws -> DecodedImage {
+    public func finish() throws -> DecodedImage {
         guard let header, completedSteps == header.steps else {
             throw ImagoError(.decodingFailed(format: format), "step image truncated")
         }
@@ -99,15 +99,15 @@ final class SteppedIncrementalDecoder: IncrementalImageDecoder {
 }
 
 /// Serves bytes in chunks with a pause after each, and can stop for good after some bytes (a stalled server).
-final class TricklingTransport: ImageTransport {
-    let schemes: Set<String>
-    let data: Data
-    let chunkSize: Int
-    let pause: Double
-    let stallAfter: Int?
+public final class TricklingTransport: ImageTransport {
+    public let schemes: Set<String>
+    public let data: Data
+    public let chunkSize: Int
+    public let pause: Double
+    public let stallAfter: Int?
     private let counts = Mutex((fetches: 0, terminations: 0))
 
-    init(data: Data, chunkSize: Int, pause: Double, stallAfter: Int? = nil, scheme: String = "trickle") {
+    public init(data: Data, chunkSize: Int, pause: Double, stallAfter: Int? = nil, scheme: String = "trickle") {
         self.schemes = [scheme]
         self.data = data
         self.chunkSize = chunkSize
@@ -115,10 +115,10 @@ final class TricklingTransport: ImageTransport {
         self.stallAfter = stallAfter
     }
 
-    var fetches: Int { counts.withLock { $0.fetches } }
-    var terminations: Int { counts.withLock { $0.terminations } }
+    public var fetches: Int { counts.withLock { $0.fetches } }
+    public var terminations: Int { counts.withLock { $0.terminations } }
 
-    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+    public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         counts.withLock { $0.fetches += 1 }
         let (data, chunkSize, pause, stallAfter) = (data, chunkSize, pause, stallAfter)
         return AsyncThrowingStream { continuation in
@@ -147,31 +147,33 @@ final class TricklingTransport: ImageTransport {
 }
 
 /// A loader whose transport trickles one STEP image.
-struct SteppedEnvironment {
-    let decoder = SteppedDecoder()
-    let transport: TricklingTransport
-    let imageCache = FakeImageCache()
-    let registry = PluginRegistry()
-    let loader: ImageLoader
-    let data: Data
+public struct SteppedEnvironment: Sendable {
+    public let decoder = SteppedDecoder()
+    public let transport: TricklingTransport
+    public let imageCache = FakeImageCache()
+    public let registry: PluginRegistry
+    public let loader: ImageLoader
+    public let data: Data
 
-    init(
+    public init(
         steps: Int = 6, chunkSize: Int = 16, pause: Double = 0.002, stallAfter: Int? = nil,
         extraTransport: (any ImageTransport)? = nil
     ) {
         data = SteppedDecoder.encode(steps: steps)
         transport = TricklingTransport(data: data, chunkSize: chunkSize, pause: pause, stallAfter: stallAfter)
-        registry.register(transport)
-        if let extraTransport { registry.register(extraTransport) }
-        registry.register(decoder)
-        registry.imageCache = imageCache
+        var builder = PluginRegistry.Builder()
+        builder.register(transport)
+        if let extraTransport { builder.register(extraTransport) }
+        builder.register(decoder)
+        builder.imageCache = imageCache
+        registry = builder.build()
         loader = ImageLoader(registry: registry)
     }
 
-    var request: ImageRequest { ImageRequest(url: URL(string: "trickle://host/image")!) }
+    public var request: ImageRequest { ImageRequest(url: URL(string: "trickle://host/image")!) }
 
     /// A transport of scheme `truncated` that trickles `data`.
-    static func truncatedTransport(_ data: Data) -> TricklingTransport {
+    public static func truncatedTransport(_ data: Data) -> TricklingTransport {
         TricklingTransport(data: data, chunkSize: 16, pause: 0.002, scheme: "truncated")
     }
 }

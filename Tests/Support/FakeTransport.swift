@@ -1,54 +1,67 @@
 import Foundation
 import Synchronization
 
-@testable import ImagoCore
+import ImagoCore
 
 /// A transport for `fake://host/path` that serves bytes set per path, counts calls, can wait on a gate, fail a
 /// number of times, stream in chunks, and records when its stream is terminated early.
-final class FakeTransport: ImageTransport {
-    struct Behavior: Sendable {
-        var data: Data
-        var metadata = TransportMetadata(statusCode: 200)
+public final class FakeTransport: ImageTransport {
+    public struct Behavior: Sendable {
+        public var data: Data
+        public var metadata = TransportMetadata(statusCode: 200)
         /// Failures thrown before the first success.
-        var failures: [ImagoError] = []
+        public var failures: [ImagoError] = []
         /// Bytes per `.bytes` event.
-        var chunkSize = Int.max
+        public var chunkSize = Int.max
         /// When set, the fetch waits for it to open before sending anything.
-        var gate: AsyncGate?
+        public var gate: AsyncGate?
         /// Answer 304 when the request's If-None-Match equals this.
-        var notModifiedFor: String?
+        public var notModifiedFor: String?
+
+        /// Creates a behaviour.
+        public init(
+            data: Data, metadata: TransportMetadata = TransportMetadata(statusCode: 200), failures: [ImagoError] = [],
+            chunkSize: Int = Int.max, gate: AsyncGate? = nil, notModifiedFor: String? = nil
+        ) {
+            self.data = data
+            self.metadata = metadata
+            self.failures = failures
+            self.chunkSize = chunkSize
+            self.gate = gate
+            self.notModifiedFor = notModifiedFor
+        }
     }
 
-    struct State {
-        var behaviors: [String: Behavior] = [:]
-        var requests: [TransportRequest] = []
-        var terminations = 0
-        var active = 0
-        var maxActive = 0
-        var activeByHost: [String: Int] = [:]
-        var maxActiveByHost: [String: Int] = [:]
+    public struct State {
+        public var behaviors: [String: Behavior] = [:]
+        public var requests: [TransportRequest] = []
+        public var terminations = 0
+        public var active = 0
+        public var maxActive = 0
+        public var activeByHost: [String: Int] = [:]
+        public var maxActiveByHost: [String: Int] = [:]
     }
 
-    let schemes: Set<String>
-    let state = Mutex(State())
+    public let schemes: Set<String>
+    public let state = Mutex(State())
     /// Answers are kept by the HTTP rules unless a test says otherwise.
-    let cachePolicy: (any TransportCachePolicy)?
+    public let cachePolicy: (any TransportCachePolicy)?
 
-    init(schemes: Set<String> = ["fake"], cachePolicy: (any TransportCachePolicy)? = HTTPCachePolicy()) {
+    public init(schemes: Set<String> = ["fake"], cachePolicy: (any TransportCachePolicy)? = HTTPCachePolicy()) {
         self.schemes = schemes
         self.cachePolicy = cachePolicy
     }
 
-    func serve(_ path: String, _ behavior: Behavior) { state.withLock { $0.behaviors[path] = behavior } }
-    func serve(_ path: String, data: Data) { serve(path, Behavior(data: data)) }
+    public func serve(_ path: String, _ behavior: Behavior) { state.withLock { $0.behaviors[path] = behavior } }
+    public func serve(_ path: String, data: Data) { serve(path, Behavior(data: data)) }
 
-    var callCount: Int { state.withLock { $0.requests.count } }
-    var requests: [TransportRequest] { state.withLock { $0.requests } }
-    var terminations: Int { state.withLock { $0.terminations } }
-    var maxActive: Int { state.withLock { $0.maxActive } }
-    func maxActive(host: String) -> Int { state.withLock { $0.maxActiveByHost[host] ?? 0 } }
+    public var callCount: Int { state.withLock { $0.requests.count } }
+    public var requests: [TransportRequest] { state.withLock { $0.requests } }
+    public var terminations: Int { state.withLock { $0.terminations } }
+    public var maxActive: Int { state.withLock { $0.maxActive } }
+    public func maxActive(host: String) -> Int { state.withLock { $0.maxActiveByHost[host] ?? 0 } }
 
-    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+    public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         let path = request.url.path
         let host = request.url.host ?? ""
         let behavior: Behavior? = state.withLock { state in
@@ -109,18 +122,18 @@ final class FakeTransport: ImageTransport {
 }
 
 /// A one-shot gate that suspends waiters until it is opened.
-final class AsyncGate: Sendable {
+public final class AsyncGate: Sendable {
     private struct State {
-        var isOpen = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        public var isOpen = false
+        public var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
-    var waiterCount: Int { state.withLock { $0.waiters.count } }
+    public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    func wait() async {
+    public func wait() async {
         await withCheckedContinuation { continuation in
             let open = state.withLock { state in
                 if !state.isOpen { state.waiters.append(continuation) }
@@ -130,7 +143,7 @@ final class AsyncGate: Sendable {
         }
     }
 
-    func open() {
+    public func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters = [] }
@@ -141,7 +154,7 @@ final class AsyncGate: Sendable {
 }
 
 /// Waits until `condition` holds, giving up after a generous bound (a failing test then fails its next check).
-func eventually(_ condition: () -> Bool) async {
+public func eventually(_ condition: () -> Bool) async {
     for _ in 0..<4000 where !condition() {
         try? await Task.sleep(nanoseconds: 1_000_000)
     }

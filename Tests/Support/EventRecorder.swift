@@ -1,30 +1,30 @@
 import Foundation
 import Synchronization
 
-@testable import ImagoCore
+import ImagoCore
 
 /// Records the events a loader sends, with a short name for each, so tests can check their order.
-final class EventRecorder: ImageLoadEventListener {
+public final class EventRecorder: ImageLoadEventListener {
     private let events = Mutex<[ImageLoadEvent]>([])
 
-    init() {}
+    public init() {}
 
-    func receive(_ event: ImageLoadEvent) { events.withLock { $0.append(event) } }
+    public func receive(_ event: ImageLoadEvent) { events.withLock { $0.append(event) } }
 
-    var recorded: [ImageLoadEvent] { events.withLock { $0 } }
+    public var recorded: [ImageLoadEvent] { events.withLock { $0 } }
     /// The events' names, bytes received left out (their number depends on chunking).
-    var names: [String] { recorded.map(\.kind.testName).filter { $0 != "bytes" } }
-    var attempts: [FetchAttempt] {
+    public var names: [String] { recorded.map(\.kind.testName).filter { $0 != "bytes" } }
+    public var attempts: [FetchAttempt] {
         recorded.compactMap { if case .fetchEnded(let attempt) = $0.kind { attempt } else { nil } }
     }
-    var failure: ImagoError? {
+    public var failure: ImagoError? {
         recorded.lazy.compactMap { if case .failed(let error) = $0.kind { error } else { nil } }.first
     }
 }
 
 extension ImageLoadEvent.Kind {
     /// A short name for order checks.
-    var testName: String {
+    public var testName: String {
         switch self {
         case .started: "started"
         case .memoryCacheHit: "memoryHit"
@@ -45,4 +45,12 @@ extension ImageLoadEvent.Kind {
         case .cancelled: "cancelled"
         }
     }
+}
+
+/// Collects values sent from any thread.
+public final class Updates<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    public init() {}
+    public func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    public var values: [Value] { storage.withLock { $0 } }
 }

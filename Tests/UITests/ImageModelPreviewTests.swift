@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ImagoCore
+import ImagoCore
+import ImagoTestSupport
+
+@testable import ImagoUI
 
 @MainActor
 @Suite(.serialized) struct ImageModelPreviewTests {
