@@ -34,7 +34,10 @@ extension ImageLoadEvent.Kind {
         case .dataCacheRevalidated: "revalidated"
         case .dataCacheReadFailed: "dataReadFailed"
         case .fetchStarted(let attempt, _): "fetch\(attempt)"
-        case .fetchEnded(let attempt): attempt.succeeded ? "fetched\(attempt.attempt)" : "fetchFailed\(attempt.attempt)"
+        case .fetchEnded(let attempt):
+            attempt.succeeded
+                ? "fetched\(attempt.attempt)"
+                : attempt.wasCancelled ? "fetchCancelled\(attempt.attempt)" : "fetchFailed\(attempt.attempt)"
         case .bytesReceived: "bytes"
         case .decoded: "decoded"
         case .processed: "processed"

@@ -26,7 +26,11 @@ extension ImageLoader {
             sink(.finished(response))
             return response
         } catch {
-            let error = ImagoError.wrapping(error, source: request.sourceString)
+            // A caller that cancelled gets `cancelled`, whatever an interceptor made of it.
+            let error =
+                Task.isCancelled
+                ? ImagoError(.cancelled, "cancelled", source: request.sourceString)
+                : ImagoError.wrapping(error, source: request.sourceString)
             sink(error.kind == .cancelled ? .cancelled : .failed(error))
             throw error
         }
