@@ -1,6 +1,6 @@
+import ImagoCore
 import Observation
 import Synchronization
-import ImagoCore
 
 /// The observable state of one image view: give it a request, call `load()` when the view appears, and watch
 /// `phase` (with `transaction` for how to animate each change).

@@ -1,4 +1,5 @@
 import ImagoCore
+
 /// Where the load of one image view stands, as SwiftUI's `AsyncImagePhase` has it.
 ///
 /// Progress is not a phase: it changes many times a second and has no transition; `ImageModel.progress` has it.

@@ -1,4 +1,5 @@
 import ImagoCore
+
 /// A phase change about to happen or just committed.
 public struct ImagePhaseChange: Sendable {
     /// The phase before.

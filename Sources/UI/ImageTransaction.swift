@@ -1,4 +1,5 @@
 import ImagoCore
+
 /// What travels with a phase change: how the UI should animate it, and where the image came from
 /// (SwiftUI's `Transaction`, free of UI frameworks).
 public struct ImageTransaction: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import Synchronization
 import ImagoCore
+import Synchronization
 
 /// Turns progress reports from any thread into at most one main-actor update per frame (about 60 a second), always
 /// ending with the latest report: a fast download of many small chunks no longer queues one main-actor task each.

@@ -70,6 +70,30 @@ import Testing
         #expect(written.count == 1)
     }
 
+    /// The issue-23 case: a resized load with previews writes the same file as the same load without them.
+    @Test(arguments: [150, 300, 500])
+    func aResizedLoadWithPreviewsWritesThePlainLoadsImage(maxSize: Int) async throws {
+        var written: [Data] = []
+        for previews in [true, false] {
+            let url = server.url(
+                ProgressiveFixtures.progressiveJPEG, rate: jpeg.count / 2, chunk: 2048, id: "same-\(UUID())")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("imago-same-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: out) }
+            var arguments = [
+                "load", url.absoluteString, "--json", "--no-cache", "--max-size", "\(maxSize)", "--format", "png",
+                "--out", out.path,
+            ]
+            if previews { arguments.append("--previews") }
+            let (status, lines) = try runStreaming(arguments)
+            #expect(status == 0)
+            if previews { #expect(lines.count >= 2, "the load gave previews") }
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+            #expect(files.count == 1)
+            written.append(try Data(contentsOf: out.appendingPathComponent(try #require(files.first))))
+        }
+        #expect(written.count == 2 && written[0] == written[1], "--previews changed the image at --max-size \(maxSize)")
+    }
+
     @Test func previewsNeedJSON() async throws {
         let result = try await ImagoTool.run(["load", "--previews", "x.png"])
         #expect(result.status != 0)

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ImagoTestSupport
+import Synchronization
 import Testing
 
 @testable import ImagoCore

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import ImagoTestSupport
+import Synchronization
 import Testing
 
 @testable import ImagoCore

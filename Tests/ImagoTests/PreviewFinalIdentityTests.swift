@@ -59,7 +59,8 @@ import Testing
     func anInterlacedPNGIsBitIdentical(side: Int) async throws {
         let processors: [any ImageProcessor] =
             side == 0 ? [] : [ResizeProcessor(width: side, height: side, mode: .fill)]
-        let (previewed, plain, incremental) = try await Self.finals(ProgressiveFixtures.adam7PNG, processors: processors)
+        let (previewed, plain, incremental) = try await Self.finals(
+            ProgressiveFixtures.adam7PNG, processors: processors)
         #expect(incremental)
         #expect(previewed == plain)
     }

@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
-
 import ImagoCore
+import Synchronization
 
 /// Records the events a loader sends, with a short name for each, so tests can check their order.
 public final class EventRecorder: ImageLoadEventListener {

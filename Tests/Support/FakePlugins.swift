@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
-
 import ImagoCore
+import Synchronization
 
 /// Decodes "FAKE" bytes: `FAKE`, width, height, EXIF orientation, then an RGBA colour; counts its decodes.
 public final class FakeDecoder: ImageDecoder {
@@ -145,7 +144,9 @@ public struct FakeEnvironment: Sendable {
         loader = ImageLoader(registry: registry, settings: settings, sleep: sleeps.sleep)
     }
 
-    public func request(_ path: String, priority: ImagePriority = .normal, policy: CachePolicy = .default) -> ImageRequest {
+    public func request(_ path: String, priority: ImagePriority = .normal, policy: CachePolicy = .default)
+        -> ImageRequest
+    {
         ImageRequest(url: URL(string: "fake://host\(path)")!, priority: priority, cachePolicy: policy)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
-
 import ImagoCore
+import Synchronization
 
 /// A transport for `fake://host/path` that serves bytes set per path, counts calls, can wait on a gate, fail a
 /// number of times, stream in chunks, and records when its stream is terminated early.

@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
-
 import ImagoCore
+import Synchronization
 
 /// "STEP" images: a 32-byte header (`STEP`, width, height, step count, step length, zero padding), then each
 /// step's `length` bytes of one grey value. The image is the grey of the last step received in full, so a

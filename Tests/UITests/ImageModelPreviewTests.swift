@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import ImagoCore
 import ImagoTestSupport
+import Testing
 
 @testable import ImagoUI
 

@@ -1,7 +1,6 @@
-import Testing
-
 import ImagoCore
 import ImagoTestSupport
+import Testing
 
 @testable import ImagoUI
 

@@ -85,7 +85,8 @@ final class InnerProbe: ImageInterceptor {
             }
         }
         if failing {
-            throw ImagoError(.transportFailed(status: 503), "503 Service Unavailable", source: chain.request.sourceString)
+            throw ImagoError(
+                .transportFailed(status: 503), "503 Service Unavailable", source: chain.request.sourceString)
         }
         return try await chain.proceed()
     }

@@ -78,7 +78,9 @@ extension ImageLoader {
                 request: request, options: decodeStage.decodeOptions(for: request), policy: policy,
                 decoders: registry, hub: previewHub)
         }
-        let tap = session.map { session in chunkTaps.add(fetchKey) { chunk, offset in session.feed(chunk, offset: offset) } }
+        let tap = session.map { session in
+            chunkTaps.add(fetchKey) { chunk, offset in session.feed(chunk, offset: offset) }
+        }
         defer {
             if let tap { chunkTaps.remove(fetchKey, tap) }
             session?.close()
@@ -156,7 +158,8 @@ extension ImageLoader {
             let count = Int64(stale.data.count)
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
-                data: stale.data, origin: .dataCache, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+                data: stale.data, origin: .dataCache, attempts: attempts,
+                fetchDuration: start.duration(to: .now).seconds,
                 cacheLayer: stale.layer)
         }
         if let policy, let dataCache = registry.dataCache,

@@ -78,7 +78,8 @@ public final class ImageLoader: Sendable {
             retry: settings.retry, maxBytes: settings.limits.maxBytes, timeout: settings.fetchTimeout,
             counters: counters, sleep: sleep)
         decodeStage = DecodeStage(
-            decoders: registry, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters)
+            decoders: registry, limits: settings.limits, limiter: decodeLimiter, budget: pixelBudget, counters: counters
+        )
         processStage = ProcessStage(limiter: decodeLimiter)
     }
 
