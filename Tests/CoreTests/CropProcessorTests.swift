@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (Gravity.center, 10, 0), (.west, 0, 0), (.east, 20, 0), (.northEast, 20, 0), (.focusPoint(x: 0.3, y: 0.5), 0, 0),
-        (.focusPoint(x: 0.6, y: 0.5), 10, 0),
+        (Gravity.center, 5, 0), (.west, 0, 0), (.east, 10, 0), (.northEast, 10, 0), (.focusPoint(x: 0.3, y: 0.5), 0, 0),
+        (.focusPoint(x: 0.5, y: 0.5), 5, 0), (.focusPoint(x: 0.46, y: 0.5), 3, 0),
     ])
     func aspectCropIsPlacedByGravity(gravity: Gravity, x: Int, y: Int) throws {
         let raster = try Self.raster.get()
@@ -65,8 +65,15 @@ import Testing
         #expect(rect.x == x && rect.y == y, "\(gravity): \(rect)")
         let cropped = try crop.process(TestImages.image(raster))
         #expect(cropped.raster == (try raster.cropped(x: x, y: y, width: 40, height: 40)))
-        // A portrait aspect on the landscape image: full height, placed horizontally.
-        let tall = try CropProcessor(aspectWidth: 1, aspectHeight: 2, gravity: gravity).rectangle(in: raster)
-        #expect(tall.width == 20 && tall.height == 40)
+        // A wide aspect on the landscape image: full width, placed vertically (40 - 25 = 15 rows free).
+        let wide = try CropProcessor(aspectWidth: 2, aspectHeight: 1, gravity: gravity).rectangle(in: raster)
+        #expect(wide.width == 50 && wide.height == 25 && wide.x == 0)
+        let expectedY: Int =
+            switch gravity {
+            case .northEast: 0
+            case .focusPoint: 8  // 0.5 · 40 − 12.5 = 7.5, rounded
+            default: 8  // 7.5, rounded
+            }
+        #expect(wide.y == expectedY, "\(gravity): \(wide)")
     }
 }

@@ -1,7 +1,10 @@
 import Foundation
 
 /// BlurHash (Wolt, https://blurha.sh): a short base-83 string holding an image's average colour and a few DCT
-/// components in linear light. Ported from the published reference encoder.
+/// components in linear light. Ported from the published reference encoder, with one difference: the stored
+/// average (DC) is corrected so the placeholder decoders draw has the image's average sRGB colour (the reference
+/// stores the linear-light mean, which decodes up to a dozen levels brighter on contrasty photos); the AC terms
+/// are the reference's, digit for digit.
 ///
 /// BlurHash has no alpha: transparent pixels take the image's alpha-weighted average colour (as ThumbHash does),
 /// so the hash shows the visible pixels' colour.
@@ -62,7 +65,7 @@ public enum BlurHash {
             }
         }
         var hash = base83((componentsX - 1) + (componentsY - 1) * 9, length: 1)
-        let ac = factors.dropFirst()
+        let ac = Array(factors.dropFirst())
         var maximum = 1.0
         if ac.isEmpty {
             hash += base83(0, length: 1)
@@ -72,19 +75,71 @@ public enum BlurHash {
             maximum = Double(quantised + 1) / 166
             hash += base83(quantised, length: 1)
         }
-        let dc = factors[0]
-        hash += base83(
-            (linearToSRGB(dc.x) << 16) + (linearToSRGB(dc.y) << 8) + linearToSRGB(dc.z), length: 4)
-        for factor in ac {
-            func quantise(_ value: Double) -> Int {
-                let scaled = value / maximum
-                let signed = (scaled < 0 ? -1.0 : 1.0) * abs(scaled).squareRoot()
-                return max(0, min(18, Int((signed * 9 + 9.5).rounded(.down))))
-            }
-            hash += base83(quantise(factor.x) * 19 * 19 + quantise(factor.y) * 19 + quantise(factor.z), length: 2)
+        func quantise(_ value: Double) -> Int {
+            let scaled = value / maximum
+            let signed = (scaled < 0 ? -1.0 : 1.0) * abs(scaled).squareRoot()
+            return max(0, min(18, Int((signed * 9 + 9.5).rounded(.down))))
         }
+        let quantisedAC = ac.map { SIMD3(quantise($0.x), quantise($0.y), quantise($0.z)) }
+        let dc = correctedDC(
+            factors[0], ac: quantisedAC, maximum: maximum, componentsX: componentsX, componentsY: componentsY,
+            target: linear.reduce(SIMD3<Double>.zero) { $0 + $1.gammaEncoded } / Double(w * h))
+        hash += base83((linearToSRGB(dc.x) << 16) + (linearToSRGB(dc.y) << 8) + linearToSRGB(dc.z), length: 4)
+        for q in quantisedAC { hash += base83(q.x * 19 * 19 + q.y * 19 + q.z, length: 2) }
         return hash
     }
+
+    /// The DC term (linear light) whose decoded placeholder (32 × 32, as decoders draw it) has `target` as its
+    /// average sRGB colour: the plain linear-light mean, which the reference encoder stores, decodes a few levels
+    /// brighter than the image looks on average (the gamma curve is not linear), so it is corrected in three
+    /// steps. The AC terms are the reference encoder's.
+    static func correctedDC(
+        _ mean: SIMD3<Double>, ac: [SIMD3<Int>], maximum: Double, componentsX: Int, componentsY: Int,
+        target: SIMD3<Double>
+    ) -> SIMD3<Double> {
+        let size = 32
+        let decodedAC = ac.map { q in
+            SIMD3(
+                signedSquare(Double(q.x - 9) / 9), signedSquare(Double(q.y - 9) / 9), signedSquare(Double(q.z - 9) / 9)
+            ) * maximum
+        }
+        // The AC part of every decoded pixel does not depend on the DC: sum it once.
+        var acField = [SIMD3<Double>](repeating: .zero, count: size * size)
+        for y in 0..<size {
+            for x in 0..<size {
+                var sum = SIMD3<Double>.zero
+                for j in 0..<componentsY {
+                    for i in 0..<componentsX where i > 0 || j > 0 {
+                        let basis =
+                            cos(Double.pi * Double(x) * Double(i) / Double(size))
+                            * cos(Double.pi * Double(y) * Double(j) / Double(size))
+                        sum += decodedAC[j * componentsX + i - 1] * basis
+                    }
+                }
+                acField[y * size + x] = sum
+            }
+        }
+        var dc = mean
+        for _ in 0..<3 {
+            let quantisedDC = SIMD3(
+                srgbToLinear(Double(linearToSRGB(dc.x))), srgbToLinear(Double(linearToSRGB(dc.y))),
+                srgbToLinear(Double(linearToSRGB(dc.z))))
+            var average = SIMD3<Double>.zero
+            for value in acField {
+                let pixel = quantisedDC + value
+                average += SIMD3(
+                    Double(linearToSRGB(pixel.x)), Double(linearToSRGB(pixel.y)), Double(linearToSRGB(pixel.z)))
+            }
+            average /= Double(acField.count)
+            for channel in 0..<3 {
+                let wanted = srgbToLinear(target[channel]) - srgbToLinear(average[channel])
+                dc[channel] = min(1, max(0, dc[channel] + wanted))
+            }
+        }
+        return dc
+    }
+
+    static func signedSquare(_ value: Double) -> Double { value < 0 ? -value * value : value * value }
 
     static func base83(_ value: Int, length: Int) -> String {
         var digits: [Character] = []
@@ -105,5 +160,16 @@ public enum BlurHash {
     static func linearToSRGB(_ value: Double) -> Int {
         let v = max(0, min(1, value))
         return v <= 0.003_130_8 ? Int(v * 12.92 * 255 + 0.5) : Int((1.055 * pow(v, 1 / 2.4) - 0.055) * 255 + 0.5)
+    }
+}
+
+extension SIMD3<Double> {
+    /// Linear light (0…1 a channel) back to 8-bit sRGB values, unrounded.
+    fileprivate var gammaEncoded: SIMD3<Double> {
+        func encode(_ v: Double) -> Double {
+            let c = Swift.max(0, Swift.min(1, v))
+            return (c <= 0.003_130_8 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055) * 255
+        }
+        return SIMD3(encode(x), encode(y), encode(z))
     }
 }
