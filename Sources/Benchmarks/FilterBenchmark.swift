@@ -14,8 +14,12 @@ enum FilterBenchmark {
 
     static func cases() throws -> [Case] {
         [
-            Case(name: "blur sigma 2", pillow: "im.filter(ImageFilter.GaussianBlur(2))", processor: try BlurProcessor(sigma: 2)),
-            Case(name: "blur sigma 20", pillow: "im.filter(ImageFilter.GaussianBlur(20))", processor: try BlurProcessor(sigma: 20)),
+            Case(
+                name: "blur sigma 2", pillow: "im.filter(ImageFilter.GaussianBlur(2))",
+                processor: try BlurProcessor(sigma: 2)),
+            Case(
+                name: "blur sigma 20", pillow: "im.filter(ImageFilter.GaussianBlur(20))",
+                processor: try BlurProcessor(sigma: 20)),
             Case(
                 name: "sharpen sigma 1", pillow: "im.filter(ImageFilter.UnsharpMask(1, 150, 3))",
                 processor: try SharpenProcessor(sigma: 1)),

@@ -27,8 +27,11 @@ import Testing
             "crop",
             {
                 [
-                    CropProcessor(region: CropRegion(x: .fraction(0.1), y: .fraction(0.1), width: .fraction(0.8), height: .fraction(0.8))),
-                    CropProcessor(region: CropRegion(x: .pixels(-4), y: .pixels(2), width: .pixels(20), height: .pixels(9))),
+                    CropProcessor(
+                        region: CropRegion(
+                            x: .fraction(0.1), y: .fraction(0.1), width: .fraction(0.8), height: .fraction(0.8))),
+                    CropProcessor(
+                        region: CropRegion(x: .pixels(-4), y: .pixels(2), width: .pixels(20), height: .pixels(9))),
                     CropProcessor(aspectWidth: 1, aspectHeight: 1, gravity: .smart),
                     CropProcessor(aspectWidth: 3, aspectHeight: 1, gravity: .south),
                 ]
@@ -48,7 +51,8 @@ import Testing
             "extend",
             {
                 [
-                    try ExtendProcessor(width: 80, height: 60), try ExtendProcessor(width: 80, height: 60, gravity: .east),
+                    try ExtendProcessor(width: 80, height: 60),
+                    try ExtendProcessor(width: 80, height: 60, gravity: .east),
                     try ExtendProcessor(width: 20, height: 60, background: RGBA(1, 2, 3, 4)),
                 ]
             }

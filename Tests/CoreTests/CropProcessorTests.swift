@@ -10,10 +10,16 @@ import Testing
     /// (region, the box Pillow crops: left, top, right, bottom).
     static let cases: [(CropRegion, (Int, Int, Int, Int))] = [
         (CropRegion(x: .pixels(5), y: .pixels(7), width: .pixels(20), height: .pixels(11)), (5, 7, 25, 18)),
-        (CropRegion(x: .fraction(0.1), y: .fraction(0.25), width: .fraction(0.5), height: .fraction(0.5)), (5, 10, 30, 30)),
+        (
+            CropRegion(x: .fraction(0.1), y: .fraction(0.25), width: .fraction(0.5), height: .fraction(0.5)),
+            (5, 10, 30, 30)
+        ),
         (CropRegion(x: .pixels(-10), y: .pixels(-5), width: .pixels(30), height: .pixels(25)), (0, 0, 20, 20)),
         (CropRegion(x: .pixels(40), y: .fraction(0.5), width: .pixels(30), height: .fraction(1.0)), (40, 20, 50, 40)),
-        (CropRegion(x: .fraction(0.0), y: .fraction(0.0), width: .fraction(1.0), height: .fraction(1.0)), (0, 0, 50, 40)),
+        (
+            CropRegion(x: .fraction(0.0), y: .fraction(0.0), width: .fraction(1.0), height: .fraction(1.0)),
+            (0, 0, 50, 40)
+        ),
     ]
 
     @Test(arguments: cases.indices)
@@ -38,14 +44,17 @@ import Testing
             CropRegion(x: .fraction(1e300), y: .pixels(0), width: .pixels(1), height: .pixels(1)),
         ]
         for region in regions {
-            let error = #expect(throws: ImagoError.self, "\(region)") { try CropProcessor(region: region).process(image) }
+            let error = #expect(throws: ImagoError.self, "\(region)") {
+                try CropProcessor(region: region).process(image)
+            }
             #expect(error?.kind == .processingFailed)
         }
     }
 
     @Test func identifiersKeepTheOldFormAndTellPixelsFromFractions() {
         #expect(CropProcessor(x: 1, y: 2, width: 3, height: 4).identifier == "crop(1,2,3x4)")
-        let pixels = CropProcessor(region: CropRegion(x: .pixels(1), y: .pixels(0), width: .pixels(1), height: .pixels(1)))
+        let pixels = CropProcessor(
+            region: CropRegion(x: .pixels(1), y: .pixels(0), width: .pixels(1), height: .pixels(1)))
         let fractions = CropProcessor(
             region: CropRegion(x: .fraction(1), y: .pixels(0), width: .pixels(1), height: .pixels(1)))
         #expect(pixels.identifier == "crop(1,0,1x1,clamp)")

@@ -30,7 +30,9 @@ import Testing
 
     @Test func refusesEmptySizesBadFocusPointsAndHugeCanvases() throws {
         #expect(throws: ImagoError.self) { try ExtendProcessor(width: 0, height: 10) }
-        #expect(throws: ImagoError.self) { try ExtendProcessor(width: 10, height: 10, gravity: .focusPoint(x: 2, y: 0)) }
+        #expect(throws: ImagoError.self) {
+            try ExtendProcessor(width: 10, height: 10, gravity: .focusPoint(x: 2, y: 0))
+        }
         let huge = try ExtendProcessor(width: 100_000, height: 100_000)
         let error = #expect(throws: ImagoError.self) {
             try huge.process(TestImages.image(try TestImages.photoLike(2, 2, alpha: false)))

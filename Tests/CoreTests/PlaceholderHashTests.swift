@@ -74,8 +74,12 @@ import Testing
             let blurAverage = decoded?["blurhash"] as? [Double] ?? []
             #expect(thumbAverage.count == 3 && blurAverage.count == 3, "\(name)")
             for channel in 0..<min(3, thumbAverage.count, blurAverage.count) {
-                #expect(abs(thumbAverage[channel] - expected[channel]) <= 8, "\(name) ThumbHash: \(thumbAverage) vs \(expected)")
-                #expect(abs(blurAverage[channel] - expected[channel]) <= 8, "\(name) BlurHash: \(blurAverage) vs \(expected)")
+                #expect(
+                    abs(thumbAverage[channel] - expected[channel]) <= 8,
+                    "\(name) ThumbHash: \(thumbAverage) vs \(expected)")
+                #expect(
+                    abs(blurAverage[channel] - expected[channel]) <= 8,
+                    "\(name) BlurHash: \(blurAverage) vs \(expected)")
             }
             // Our decoder against the reference decoder, pixel for pixel.
             let ours = try ThumbHash.decode(thumb)
@@ -128,7 +132,9 @@ import Testing
             #expect(ours.count == reference.count, "\(name)")
             // Components and maximum (digits 0–1) and every AC pair (from digit 6) are the reference's; the DC
             // (digits 2–5) is corrected towards the image's average sRGB colour.
-            #expect(ours.prefix(2) == reference.prefix(2) && ours.dropFirst(6) == reference.dropFirst(6), "\(name): \(ours) vs \(reference)")
+            #expect(
+                ours.prefix(2) == reference.prefix(2) && ours.dropFirst(6) == reference.dropFirst(6),
+                "\(name): \(ours) vs \(reference)")
             let dc = { (hash: String) in
                 hash.dropFirst(2).prefix(4).reduce(0) { $0 * 83 + BlurHash.digits.firstIndex(of: $1)! }
             }

@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func rotatesEveryFrameAndNamesTheAngle() throws {
-        let frames = try (0..<3).map { ImageFrame(raster: try TestImages.photoLike(5, 3, alpha: false, seed: UInt64($0)), duration: 0.1) }
+        let frames = try (0..<3).map {
+            ImageFrame(raster: try TestImages.photoLike(5, 3, alpha: false, seed: UInt64($0)), duration: 0.1)
+        }
         let animation = DecodedImage(frames: frames, format: .gif, hasAlpha: false)
         let rotated = try RotateProcessor(.degrees90).process(animation)
         #expect(rotated.frames.count == 3)

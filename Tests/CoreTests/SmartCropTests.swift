@@ -34,8 +34,12 @@ import Testing
             let raster = try Self.scene(width, height, cx: cx, cy: cy, radius: radius)
             let resize = ResizeProcessor(width: 100, height: 100, mode: .fill, gravity: .smart)
             let rect = resize.plan(width: width, height: height, raster: raster).sourceRect
-            #expect(rect.x <= Double(cx - radius) && rect.x + rect.width >= Double(cx + radius), "\(width)x\(height) disc at (\(cx), \(cy)): \(rect)")
-            #expect(rect.y <= Double(cy - radius) && rect.y + rect.height >= Double(cy + radius), "\(width)x\(height) disc at (\(cx), \(cy)): \(rect)")
+            #expect(
+                rect.x <= Double(cx - radius) && rect.x + rect.width >= Double(cx + radius),
+                "\(width)x\(height) disc at (\(cx), \(cy)): \(rect)")
+            #expect(
+                rect.y <= Double(cy - radius) && rect.y + rect.height >= Double(cy + radius),
+                "\(width)x\(height) disc at (\(cx), \(cy)): \(rect)")
             // The output shows the whole disc: as many red pixels as a disc of radius 24 × 100 / 300.
             let output = try resize.process(TestImages.image(raster)).raster
             var red = 0

@@ -42,7 +42,8 @@ public struct ExtendProcessor: ImageProcessor {
         var result = try image.mappingRasters {
             try $0.placed(onCanvasOfWidth: width, height: height, x: origin.x, y: origin.y, background: background)
         }
-        let covers = origin.x <= 0 && origin.y <= 0 && origin.x + image.width >= width
+        let covers =
+            origin.x <= 0 && origin.y <= 0 && origin.x + image.width >= width
             && origin.y + image.height >= height
         result.hasAlpha = image.hasAlpha || (!covers && background.a < 255)
         return result

@@ -83,7 +83,8 @@ extension Raster {
                         var x = left
                         while x < right {
                             let alpha = UInt32(pointer[3])
-                            sums &+= SIMD4(UInt32(pointer[0]) &* alpha, UInt32(pointer[1]) &* alpha,
+                            sums &+= SIMD4(
+                                UInt32(pointer[0]) &* alpha, UInt32(pointer[1]) &* alpha,
                                 UInt32(pointer[2]) &* alpha, alpha)
                             samples += 1
                             x += step

@@ -8,7 +8,8 @@ extension Raster {
         try withUnsafeBytes { source in
             try Raster(width: canvasWidth, height: canvasHeight) { target in
                 let words = target.bindMemory(to: UInt32.self)
-                let fill = UInt32(background.r) | UInt32(background.g) << 8 | UInt32(background.b) << 16
+                let fill =
+                    UInt32(background.r) | UInt32(background.g) << 8 | UInt32(background.b) << 16
                     | UInt32(background.a) << 24
                 words.initialize(repeating: UInt32(littleEndian: fill))
                 let left = max(0, x)
@@ -39,7 +40,8 @@ extension DecodeLimits {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || (pixels > maxPixels && pixels > sourcePixels) {
             throw ImagoError(
-                .limitExceeded, "too large: \(what) to \(width)x\(height) exceeds the \(Self.megapixels(maxPixels)) limit")
+                .limitExceeded,
+                "too large: \(what) to \(width)x\(height) exceeds the \(Self.megapixels(maxPixels)) limit")
         }
         let (total, totalOverflow) = pixels.multipliedReportingOverflow(by: Swift.max(frames, 1))
         if totalOverflow || (total > maxTotalPixels && pixels > sourcePixels) {

@@ -53,7 +53,8 @@ public struct ResizeProcessor: ImageProcessor {
     /// (so the keys of centred resizes stay what they were).
     public var identifier: String {
         let placed = contentMode == .fill && gravity != .center ? ",g=\(gravity.code)" : ""
-        return "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue)\(placed))"
+        return
+            "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue)\(placed))"
     }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
