@@ -31,4 +31,23 @@ import Testing
         #expect(rotated.frames[2].raster == (try frames[2].raster.oriented(.right)))
         #expect(RotateProcessor(.degrees270).identifier == "rotate(270)")
     }
+
+    /// The fast paths (`Raster.transposed`) against the pixel-by-pixel reference, for all eight orientations, on
+    /// sizes around the 32-pixel tile and with padded rows.
+    @Test func fastPathsMatchThePixelByPixelReference() throws {
+        let padded = try Raster(width: 5, height: 3, bytesPerRow: 32) { buffer in
+            for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: index * 7) }
+        }
+        var rasters = [padded]
+        for (width, height) in [(1, 1), (1, 9), (33, 31), (70, 65)] {
+            rasters.append(try TestImages.photoLike(width, height, alpha: true))
+        }
+        for raster in rasters {
+            for orientation in ImageOrientation.allCases {
+                #expect(
+                    try raster.oriented(orientation) == raster.orientedByIndex(orientation),
+                    "\(orientation) on \(raster.width)x\(raster.height)")
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 /// Imago's attention model, behind `Gravity.smart` (documented in Docs/Processing.md, "Smart crop").
 ///
 /// 1. The image is reduced to a grid of at most 256 cells on its longest side: each cell averages its pixels
-///    (a fixed sample of at most 4 × 4 of them for large cells), in premultiplied alpha.
+///    (a fixed sample of 2 × 2 of them for large cells), in premultiplied alpha.
 /// 2. Each cell gets a saliency score, the sum of three cues:
 ///    - **edges**: twice the luminance gradient (|∂L/∂x| + |∂L/∂y|, central differences) above a noise floor of 6,
 ///    - **saturation**: the chroma (max − min of R, G, B) above 24,
@@ -61,7 +61,7 @@ extension Raster {
 
     /// The saliency score of each cell of `cell` × `cell` pixels, row by row.
     func saliency(cell: Int, gridWidth: Int, gridHeight: Int) -> [Int] {
-        let step = max(1, cell / 4)
+        let step = max(1, cell / 2)
         let count = gridWidth * gridHeight
         // Premultiplied averages, 0…255.
         var red = [Float](repeating: 0, count: count)

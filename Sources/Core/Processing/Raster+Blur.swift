@@ -27,26 +27,43 @@ extension Raster {
 
         /// Blurs `count` RGBA pixels from `input` into `output` (which must not overlap), edges extended.
         func blur(_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, count: Int) {
+            let source = UnsafeRawPointer(input)
+            let target = UnsafeMutableRawPointer(output)
             let last = count - 1
+            let radius = self.radius
             @inline(__always) func load(_ index: Int) -> SIMD4<UInt32> {
-                SIMD4<UInt32>(
-                    truncatingIfNeeded: UnsafeRawPointer(input + index * 4).loadUnaligned(as: SIMD4<UInt8>.self))
+                SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: index &* 4, as: SIMD4<UInt8>.self))
             }
             let weight = SIMD4<UInt32>(repeating: self.weight)
             let edgeWeight = SIMD4<UInt32>(repeating: self.edgeWeight)
             let half = SIMD4<UInt32>(repeating: 1 << 23)
+            @inline(__always) func store(_ x: Int, _ sum: SIMD4<UInt32>, _ far: SIMD4<UInt32>) {
+                let value = (sum &* weight &+ far &* edgeWeight &+ half) &>> 24
+                target.storeBytes(
+                    of: SIMD4<UInt8>(truncatingIfNeeded: value), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
+            }
             // The box [x - radius, x + radius], indices clamped to the line.
             var sum = load(0) &* UInt32(radius + 1)
             if radius > 0 {
                 for k in 1...radius { sum &+= load(min(k, last)) }
             }
-            for x in 0..<count {
-                let far = load(max(x - radius - 1, 0)) &+ load(min(x + radius + 1, last))
-                let value = (sum &* weight &+ far &* edgeWeight &+ half) &>> 24
-                UnsafeMutableRawPointer(output + x * 4).storeBytes(
-                    of: SIMD4<UInt8>(truncatingIfNeeded: value), as: SIMD4<UInt8>.self)
-                sum &+= load(min(x + radius + 1, last))
-                sum &-= load(max(x - radius, 0))
+            // Near the edges indices are clamped; in the middle (every index inside) they are not.
+            let middle = (radius + 1)..<max(radius + 1, count - radius - 1)
+            var x = 0
+            while x < count {
+                if x == middle.lowerBound && !middle.isEmpty {
+                    for m in middle {
+                        let ahead = load(m &+ radius &+ 1)
+                        store(m, sum, load(m &- radius &- 1) &+ ahead)
+                        sum = sum &+ ahead &- load(m &- radius)
+                    }
+                    x = middle.upperBound
+                    continue
+                }
+                let ahead = load(min(x + radius + 1, last))
+                store(x, sum, load(max(x - radius - 1, 0)) &+ ahead)
+                sum = sum &+ ahead &- load(max(x - radius, 0))
+                x += 1
             }
         }
 
