@@ -32,7 +32,8 @@ extension Raster {
             let last = count - 1
             let radius = self.radius
             @inline(__always) func load(_ index: Int) -> SIMD4<UInt32> {
-                SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: index &* 4, as: SIMD4<UInt8>.self))
+                SIMD4<UInt32>(
+                    truncatingIfNeeded: source.loadUnaligned(fromByteOffset: index &* 4, as: SIMD4<UInt8>.self))
             }
             let weight = SIMD4<UInt32>(repeating: self.weight)
             let edgeWeight = SIMD4<UInt32>(repeating: self.edgeWeight)
