@@ -57,6 +57,11 @@ import Testing
         #expect(a.identifier != b.identifier)
         #expect(a.identifier.hasPrefix("watermark(xxh64:") && a.identifier.hasSuffix(",0.5,g=c,0.25)"))
         #expect(try WatermarkProcessor(watermark: mark, id: "logo").identifier == "watermark(logo,1.0,g=se)")
+        // A decoded image is drawn upright: its orientation is applied first.
+        var decoded = TestImages.image(mark)
+        decoded.orientation = .right
+        let upright = try WatermarkProcessor(watermark: decoded)
+        #expect(upright.watermark == (try mark.oriented(.right)) && upright.watermark.width == 6)
         for make in [
             { try WatermarkProcessor(watermark: mark, opacity: 1.5) },
             { try WatermarkProcessor(watermark: mark, gravity: .smart) },

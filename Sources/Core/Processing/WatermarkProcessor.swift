@@ -40,6 +40,16 @@ public struct WatermarkProcessor: ImageProcessor {
             }
     }
 
+    /// Creates a watermark from a decoded image: its first frame, turned upright by its EXIF orientation.
+    public init(
+        watermark image: DecodedImage, opacity: Double = 1, gravity: Gravity = .southEast, scale: Double? = nil,
+        id: String? = nil
+    ) throws {
+        try self.init(
+            watermark: try image.raster.oriented(image.orientation), opacity: opacity, gravity: gravity, scale: scale,
+            id: id)
+    }
+
     /// `watermark(ID,OPACITY,g=CODE[,SCALE])`.
     public var identifier: String {
         "watermark(\(watermarkID),\(opacity),g=\(gravity.code)\(scale.map { ",\($0)" } ?? ""))"
