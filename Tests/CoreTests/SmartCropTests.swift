@@ -6,11 +6,13 @@ import Testing
 /// noisy background: corners, edges and centre, landscape and portrait, covers and aspect crops, and on a reduced
 /// decode of the same picture.
 @Suite struct SmartCropTests {
-    /// A grey background with ±4 levels of noise and a red, striped disc of `radius` centred at (`cx`, `cy`).
-    static func scene(_ width: Int, _ height: Int, cx: Int, cy: Int, radius: Int, seed: UInt64 = 1) throws -> Raster {
+    /// A grey background with ±`noise` levels of noise and a red, striped disc of `radius` centred at (`cx`, `cy`).
+    static func scene(
+        _ width: Int, _ height: Int, cx: Int, cy: Int, radius: Int, seed: UInt64 = 1, noise amplitude: Int = 4
+    ) throws -> Raster {
         var generator = TestImages.Generator(state: seed)
         return try TestImages.raster(width, height) { x, y in
-            let noise = Int(generator.next() % 9) - 4
+            let noise = Int(generator.next() % UInt64(2 * amplitude + 1)) - amplitude
             let (dx, dy) = (x - cx, y - cy)
             if dx * dx + dy * dy <= radius * radius {
                 return (x / 3 + y / 3) % 2 == 0 ? RGBA(220, 30, 40) : RGBA(150, 20, 30)
@@ -56,10 +58,14 @@ import Testing
         let radius = 20
         let cx = min(399 - radius, max(radius, Int(fx * 400)))
         let cy = min(299 - radius, max(radius, Int(fy * 300)))
-        let raster = try Self.scene(400, 300, cx: cx, cy: cy, radius: radius, seed: 9)
-        let origin = raster.attentionWindow(width: 80, height: 60)
-        #expect(origin.x <= Double(cx - radius) && origin.x + 80 >= Double(cx + radius), "(\(cx), \(cy)): \(origin)")
-        #expect(origin.y <= Double(cy - radius) && origin.y + 60 >= Double(cy + radius), "(\(cx), \(cy)): \(origin)")
+        for noise in [0, 4, 8] {  // flat, slightly noisy, noisier
+            let raster = try Self.scene(400, 300, cx: cx, cy: cy, radius: radius, seed: 9, noise: noise)
+            let origin = raster.attentionWindow(width: 80, height: 60)
+            let inside =
+                origin.x <= Double(cx - radius) && origin.x + 80 >= Double(cx + radius)
+                && origin.y <= Double(cy - radius) && origin.y + 60 >= Double(cy + radius)
+            #expect(inside, "noise ±\(noise), disc at (\(cx), \(cy)): window at \(origin)")
+        }
     }
 
     @Test func aspectCropWithSmartGravityKeepsTheDisc() throws {
