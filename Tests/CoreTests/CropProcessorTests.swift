@@ -85,4 +85,12 @@ import Testing
             }
         #expect(wide.y == expectedY, "\(gravity): \(wide)")
     }
+
+    @Test func valuesParseFromTheURLGrammar() {
+        #expect(CropValue("10") == .pixels(10))
+        #expect(CropValue("-4") == .pixels(-4))
+        #expect(CropValue("0.5") == .fraction(0.5))
+        #expect(CropValue("1.0") == .fraction(1))
+        for bad in ["", "x", "1.2.3", "nan.", "1e5", "inf.0"] { #expect(CropValue(bad) == nil, "\(bad)") }
+    }
 }

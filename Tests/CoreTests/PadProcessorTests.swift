@@ -39,4 +39,11 @@ import Testing
         }
         #expect(overflow?.kind == .limitExceeded)
     }
+
+    @Test func backgroundsParseFromHex() {
+        #expect(RGBA(hex: "ff8000") == RGBA(255, 128, 0, 255))
+        #expect(RGBA(hex: "FF800040") == RGBA(255, 128, 0, 64))
+        for bad in ["", "fff", "ff80004", "gg8000", "#ff8000", "ff8000400"] { #expect(RGBA(hex: bad) == nil, "\(bad)") }
+        #expect(RGBA(.white) == RGBA(255, 255, 255, 255))
+    }
 }

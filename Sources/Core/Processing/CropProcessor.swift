@@ -5,6 +5,18 @@ public enum CropValue: Sendable, Hashable, CustomStringConvertible {
     /// A fraction of the width (for x and width) or height (for y and height): 0.5 is half.
     case fraction(Double)
 
+    /// Parses the URL grammar's form: an integer is pixels (`10`, `-4`), a number with a decimal point a fraction
+    /// (`0.5`, `1.0`); nil for anything else.
+    public init?(_ text: some StringProtocol) {
+        if text.contains(".") {
+            guard let value = Double(String(text)), value.isFinite else { return nil }
+            self = .fraction(value)
+        } else {
+            guard let value = Int(String(text)) else { return nil }
+            self = .pixels(value)
+        }
+    }
+
     /// Pixels as an integer, fractions always with a decimal point (`0.5`, `1.0`), so the two never look alike.
     public var description: String {
         switch self {

@@ -68,6 +68,16 @@ extension RGBA {
         [r, g, b, a].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// A colour from `RRGGBB` (opaque) or `RRGGBBAA` hex digits, either case, no `#`; nil for anything else.
+    public init?(hex: some StringProtocol) {
+        let digits = String(hex)
+        guard digits.utf8.count == 6 || digits.utf8.count == 8, digits.allSatisfy(\.isHexDigit),
+            let value = UInt32(digits, radix: 16)
+        else { return nil }
+        let rgba = digits.utf8.count == 6 ? value << 8 | 0xFF : value
+        self.init(UInt8(rgba >> 24), UInt8((rgba >> 16) & 0xFF), UInt8((rgba >> 8) & 0xFF), UInt8(rgba & 0xFF))
+    }
+
     /// An opaque pixel of `color`.
     public init(_ color: RGBColor) {
         self.init(color.r, color.g, color.b, 255)
