@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
     libvips-tools colord-data icc-profiles-free python3-pil python3-numpy libhiredis-dev redis-server redis-tools
-    libmicrohttpd-dev curl wrk)
+    libmicrohttpd-dev curl wrk python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -15,4 +15,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The reference ThumbHash and BlurHash decoders the placeholder tests compare against (PyPI), in a virtual
+# environment that also sees Debian's Pillow and numpy. Debian's python3, not whatever python3 comes first on PATH.
+venv=/opt/imago-test-venv
+if ! "$venv/bin/python3" -c "import thumbhash, blurhash, PIL" 2>/dev/null; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd /usr/bin/python3 -m venv --system-site-packages "$venv"
+    $sudo_cmd "$venv/bin/pip" install -q --disable-pip-version-check thumbhash-python==1.0.1 blurhash==1.1.5
 fi

@@ -39,6 +39,11 @@ if options.filter == "previews-cpu" {
     try PreviewCPUBenchmark.run(runs: min(options.runs, 5))
     exit(0)
 }
+// Issue 24's filters against Pillow in a python3 child (FilterBenchmark.swift).
+if options.filter == "filters" {
+    try FilterBenchmark.run(runs: min(options.runs, 10))
+    exit(0)
+}
 var results: [BenchmarkResult] = []
 print(
     "imago-bench: median of \(options.runs) runs each (after \(options.warmups) warm-ups), "

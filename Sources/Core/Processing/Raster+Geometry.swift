@@ -22,6 +22,11 @@ extension Raster {
     /// The pixels turned upright as `orientation` says the stored ones must be shown.
     public func oriented(_ orientation: ImageOrientation) throws -> Raster {
         if orientation == .up { return self }
+        return try transposed(orientation)
+    }
+
+    /// `oriented` computed pixel by pixel: the reference the fast paths (`transposed`) are tested against.
+    func orientedByIndex(_ orientation: ImageOrientation) throws -> Raster {
         let (outWidth, outHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
         // Target position of source (x, y): tx = ax*x + bx*y + cx, ty = ay*x + by*y + cy.
         let w = width - 1

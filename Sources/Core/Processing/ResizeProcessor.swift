@@ -1,5 +1,6 @@
 /// Resizes every frame to a target size: `fit` scales inside it keeping the aspect ratio, `fill` covers it and
-/// crops the centre to exactly the target. Resampling is done in premultiplied alpha, so edges stay clean.
+/// crops to exactly the target, keeping the window `gravity` says (the centre by default). Resampling is done in
+/// premultiplied alpha, so edges stay clean.
 public struct ResizeProcessor: ImageProcessor {
     /// The target size, in pixels.
     public var size: PixelSize
@@ -10,6 +11,10 @@ public struct ResizeProcessor: ImageProcessor {
     public var upscale: Bool
     /// The resampling filter.
     public var filter: ResizeFilter
+    /// Which window `.fill` keeps: the centre (the default), an edge or corner, a focus point, or the most
+    /// salient one (`.smart`, chosen on the first frame of the image the processor receives, so a reduced decode
+    /// gets the same window). Ignored by `.fit`.
+    public var gravity: Gravity = .center
     /// Bounds on the output (`maxPixels` per frame, `maxTotalPixels` for all frames), checked before resampling,
     /// so an enlargement cannot allocate more than a decode may. Not part of `identifier`: it never changes a
     /// result it allows.
@@ -34,15 +39,30 @@ public struct ResizeProcessor: ImageProcessor {
             size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
     }
 
+    /// Creates a resize to `width` × `height` whose `.fill` window is placed by `gravity`.
+    public init(
+        width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
+        filter: ResizeFilter = .catmullRom, gravity: Gravity
+    ) {
+        self.init(
+            size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
+        self.gravity = gravity
+    }
+
+    /// `resize(WxH,mode,upscale|noupscale,filter)`, with `,g=CODE` for a `.fill` whose gravity is not `.center`
+    /// (so the keys of centred resizes stay what they were).
     public var identifier: String {
-        "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue))"
+        let placed = contentMode == .fill && gravity != .center ? ",g=\(gravity.code)" : ""
+        return
+            "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue)\(placed))"
     }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
         guard size.width > 0, size.height > 0 else {
             throw ImagoError(.processingFailed, "resize to an empty size \(size)")
         }
-        let plan = self.plan(width: image.width, height: image.height)
+        if contentMode == .fill { try gravity.validate() }
+        let plan = self.plan(width: image.width, height: image.height, raster: image.raster)
         guard !plan.isIdentity else { return image }
         try checkLimits(plan, frames: image.frames.count, sourcePixels: image.width * image.height)
         var result = image
@@ -84,7 +104,8 @@ public struct ResizeProcessor: ImageProcessor {
         var isIdentity: Bool
     }
 
-    func plan(width: Int, height: Int) -> Plan {
+    /// The plan for a `width` × `height` image; `raster` is looked at only by `.smart` gravity (nil centres).
+    func plan(width: Int, height: Int, raster: Raster? = nil) -> Plan {
         let w = Double(width)
         let h = Double(height)
         let tw = Double(size.width)
@@ -110,11 +131,17 @@ public struct ResizeProcessor: ImageProcessor {
                 outputWidth = size.width
                 outputHeight = size.height
             }
-            // Keep the centre: the source span is the output size seen at the scale.
+            // The source span is the output size seen at the scale; gravity places it (centred by default).
             rect.width = min(w, Double(outputWidth) / scale)
             rect.height = min(h, Double(outputHeight) / scale)
-            rect.x = (w - rect.width) / 2
-            rect.y = (h - rect.height) / 2
+            if gravity == .center {
+                rect.x = (w - rect.width) / 2
+                rect.y = (h - rect.height) / 2
+            } else {
+                let origin = gravity.windowOrigin(
+                    window: (rect.width, rect.height), width: width, height: height, raster: raster)
+                (rect.x, rect.y) = (origin.x, origin.y)
+            }
         }
         let identity = outputWidth == width && outputHeight == height && rect.x == 0 && rect.y == 0
         return Plan(sourceRect: rect, outputWidth: outputWidth, outputHeight: outputHeight, isIdentity: identity)
