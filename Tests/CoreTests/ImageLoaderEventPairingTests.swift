@@ -52,7 +52,7 @@ import Testing
             let loader = ImageLoader(registry: builder.build())
             let request = ImageRequest(url: URL(string: "fake://host/a")!)
             cache.put(
-                DataCacheEntry(data: FakeDecoder.encode(), metadata: CacheMetadata(expires: Date() + 60)),
+                DataCacheEntry(data: FakeDecoder.encode(), metadata: CacheMetadata(expires: Date() + 86_400)),
                 for: request.dataCacheKey)
             let recorder = EventRecorder()
             let response = try await loader.image(for: request, listener: recorder)
