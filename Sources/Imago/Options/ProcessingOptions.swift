@@ -168,10 +168,10 @@ public struct ProcessingOptions: Sendable, Hashable {
 
     static func apply(_ item: Item, to options: inout ProcessingOptions, context: Context) throws {
         guard let entry = table.first(where: { $0.key == item.key }) else {
+            let shown = OptionError.shown(item.item.prefix(24))
             throw OptionError(
-                item: OptionError.shown(item.item),
-                message: "unknown option \"\(OptionError.shown(item.item))\" (known: "
-                    + table.map(\.key).joined(separator: ", ") + ")")
+                item: shown,
+                message: "unknown option \"\(shown)\" (known: " + table.map(\.key).joined(separator: ",") + ")")
         }
         try entry.parse(&options, item.value, item.item, context)
     }
