@@ -74,44 +74,18 @@ struct ImageRenderer: Sendable {
             sourceOrigin: response.origin.rawValue, lastModified: lastModified)
     }
 
-    /// Encodes once; with `maxBytes`, a lossy output too large is encoded again at lower qualities (a binary
-    /// search from quality 10 to the one asked, at most 8 encodes in all) and the best that fits is kept: 422 when
-    /// even quality 10 does not fit, or a lossless format does not.
+    /// `ProcessingOptions.encode`, its `maxb` failure a 422.
     static func encode(
         _ image: DecodedImage, with encoder: any ImageEncoder, options: EncodeOptions, format: ImageFormat,
         maxBytes: Int?
     ) throws -> Data {
-        let first = try encoder.encode(image, options: options)
-        guard let maxBytes, first.count > maxBytes else { return first }
-        guard OutputFormat.isLossy(format) else {
-            throw ServeFailure(
-                422, "option maxb=\(maxBytes): the \(format) output is \(first.count) bytes (\(format) has no quality)")
+        do {
+            return try ProcessingOptions.encode(
+                image, with: encoder, options: options, format: format, maxBytes: maxBytes)
+        } catch let exceeded as ProcessingOptions.MaxBytesExceeded {
+            throw ServeFailure(422, "option \(exceeded)")
         }
-        var (low, high, encodes, smallest) = (10, options.quality - 1, 1, first.count)
-        var best: Data?
-        while low <= high, encodes < Self.maxEncodes {
-            let middle = (low + high) / 2
-            var lower = options
-            lower.quality = middle
-            let data = try encoder.encode(image, options: lower)
-            encodes += 1
-            smallest = min(smallest, data.count)
-            if data.count <= maxBytes {
-                best = data
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
-        }
-        guard let best else {
-            throw ServeFailure(
-                422, "option maxb=\(maxBytes): even quality 10 gives \(smallest) bytes")
-        }
-        return best
     }
-
-    /// Most encodes `maxb` may cost.
-    static let maxEncodes = 8
 
     /// What the encoder is asked for: the quality of the format (`q`, else `serve.quality`), and `bg` for formats
     /// without alpha. Part of the result cache's key, so outputs encoded differently are never confused.
