@@ -204,7 +204,9 @@ public final class ImageServer: Sendable {
     /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
     /// `If-Modified-Since` is not before the source's `Last-Modified`.
     func imageResponse(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)")]
+        var headers = [
+            ("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)"),
+        ]
         if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
         if varies { headers.append(("Vary", "Accept")) }
         if image.status == 200, Self.notModified(image, request) {

@@ -12,7 +12,8 @@ import Testing
         let line = try #require(try result.jsonLines().first)
         #expect(
             Set(line.keys) == [
-                "source", "format", "width", "height", "storedWidth", "storedHeight", "frames", "loopCount", "durations",
+                "source", "format", "width", "height", "storedWidth", "storedHeight", "frames", "loopCount",
+                "durations",
                 "orientation", "hasAlpha", "bytes", "iccProfile", "colorProfile", "thumbhash", "blurhash", "warnings",
             ])
         #expect(line["iccProfile"] is NSNull)

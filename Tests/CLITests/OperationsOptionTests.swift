@@ -15,7 +15,8 @@ import Testing
         #expect(image.format == .png && image.width == 4 && image.height == 16)
         #expect((0..<16).allSatisfy { y in (0..<4).allSatisfy { x in image.raster[x, y] == RGBA(255, 0, 0) } })
         let padded = fixtures.path("padded.png")
-        #expect(try await ImagoTool.run(["convert", source, "-o", padded, "--ops", "pad=2,bg=00ff00,flip=v"]).status == 0)
+        #expect(
+            try await ImagoTool.run(["convert", source, "-o", padded, "--ops", "pad=2,bg=00ff00,flip=v"]).status == 0)
         let pad = try fixtures.decode(padded)
         #expect(pad.width == 20 && pad.height == 12 && pad.raster[0, 0] == RGBA(0, 255, 0))
         #expect(pad.raster[2, 2] == RGBA(0, 0, 255) && pad.raster[2, 9] == RGBA(255, 0, 0))
@@ -30,7 +31,9 @@ import Testing
     @Test func badOperationsAreUsageErrorsNamingTheItem() async throws {
         let fixtures = try Fixtures()
         let source = try fixtures.redOverBluePNG()
-        for (ops, named) in [("blur=nan", "blur=nan"), ("crop=1:2:3", "crop=1:2:3"), ("wm=1:se", "wm"), ("zoom=2", "zoom")] {
+        for (ops, named) in [
+            ("blur=nan", "blur=nan"), ("crop=1:2:3", "crop=1:2:3"), ("wm=1:se", "wm"), ("zoom=2", "zoom"),
+        ] {
             let result = try await ImagoTool.run(["convert", source, "-o", fixtures.path("x.png"), "--ops", ops])
             #expect(result.status == 2, "\(ops)")
             #expect(result.stderr.contains(named), "\(ops): \(result.stderr)")

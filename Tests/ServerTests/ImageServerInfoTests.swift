@@ -17,7 +17,8 @@ extension ServerIntegrationTests {
             let fixture = try ServerFixture()
             let big = try await info(fixture, "-", "big.png")
             #expect(big["format"] as? String == "png" && big["width"] as? Int == 300 && big["height"] as? Int == 300)
-            #expect(big["frames"] as? Int == 1 && big["durations"] as? [Double] == [0] && big["orientation"] as? Int == 1)
+            #expect(
+                big["frames"] as? Int == 1 && big["durations"] as? [Double] == [0] && big["orientation"] as? Int == 1)
             #expect(big["hasAlpha"] as? Bool == false && big["iccProfile"] is NSNull)
             let bytes = try Data(contentsOf: fixture.folder.appendingPathComponent("big.png")).count
             #expect(big["bytes"] as? Int == bytes)

@@ -124,7 +124,9 @@ extension ServerIntegrationTests {
             }
             let only = try ServerFixture(
                 adjust: { settings, _, _ in settings.onlyPresets = true },
-                configure: { $0.processing["small"] = [PluginSpec("options", settings: .object(["options": .string("w=12")]))] })
+                configure: {
+                    $0.processing["small"] = [PluginSpec("options", settings: .object(["options": .string("w=12")]))]
+                })
             #expect(try await only.get(only.path("w=10", origin: "img/big.png")).status == 400)
             let preset = try await only.get(only.path("pr=small", origin: "img/big.png"))
             #expect(preset.status == 200)

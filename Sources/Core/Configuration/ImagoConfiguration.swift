@@ -95,7 +95,9 @@ public struct ImagoConfiguration: Sendable, Hashable {
         ]
         if !processing.isEmpty {
             object["processing"] = .object(
-                processing.mapValues { specs in Self.optionsText(of: specs).map(JSONValue.string) ?? .array(specs.map(\.json)) })
+                processing.mapValues { specs in
+                    Self.optionsText(of: specs).map(JSONValue.string) ?? .array(specs.map(\.json))
+                })
         }
         object.merge(sections) { builtIn, _ in builtIn }
         return .object(object)

@@ -26,18 +26,20 @@ extension ProcessingOptions {
                     throw OptionError(
                         item: OptionError.shown(item),
                         message: "option \"\(OptionError.shown(item))\": unknown preset \""
-                            + OptionError.shown(Substring(name)) + "\"")
+                            + OptionError.shown(Substring(name)) + "\" (pr names the configuration's string presets)")
                 }
                 options.presets = names
             }, canonical: { _ in nil }),
         number(
-            "maxb", "a number of bytes from 1", read: { value, _ in integer(value, in: 1...2_000_000_000).map(Double.init) },
+            "maxb", "a number of bytes from 1",
+            read: { value, _ in integer(value, in: 1...2_000_000_000).map(Double.init) },
             set: { $0.maxBytes = Int($1) }, canonical: { $0.maxBytes.map(String.init) }),
         number(
             "exp", "Unix seconds", read: { value, _ in integer(value, in: 0...9_999_999_999).map(Double.init) },
             set: { $0.expires = Int($1) }, canonical: { $0.expires.map(String.init) }),
         Entry(
-            key: "strip", expected: "0 or 1", parse: { options, value, item, _ in options.strip = try flag(value, item) },
+            key: "strip", expected: "0 or 1",
+            parse: { options, value, item, _ in options.strip = try flag(value, item) },
             canonical: { $0.strip ? nil : "0" }),
     ]
 

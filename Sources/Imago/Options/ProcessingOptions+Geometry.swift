@@ -11,7 +11,8 @@ extension ProcessingOptions {
                 options.trim = threshold
             }, canonical: { $0.trim.map(String.init) }),
         Entry(
-            key: "crop", expected: cropExpected, parse: { options, value, item, _ in options.crop = try crop(value, item) },
+            key: "crop", expected: cropExpected,
+            parse: { options, value, item, _ in options.crop = try crop(value, item) },
             canonical: { options in
                 switch options.crop {
                 case .region(let r)?: "\(r.x):\(r.y):\(r.width):\(r.height)"
@@ -51,7 +52,8 @@ extension ProcessingOptions {
             },
             canonical: { options in options.outputPadding.map { "\($0.top):\($0.right):\($0.bottom):\($0.left)" } }),
         Entry(
-            key: "ext", expected: "0 or 1", parse: { options, value, item, _ in options.extend = try flag(value, item) },
+            key: "ext", expected: "0 or 1",
+            parse: { options, value, item, _ in options.extend = try flag(value, item) },
             canonical: { $0.extend ? "1" : nil }),
         Entry(
             key: "bg", expected: "RRGGBB or RRGGBBAA",

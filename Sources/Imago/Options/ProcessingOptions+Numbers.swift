@@ -38,7 +38,8 @@ extension ProcessingOptions {
         if let canonical = canonicalSpelling(of: value) {
             throw OptionError(
                 item: OptionError.shown(item),
-                message: "option \"\(OptionError.shown(item))\": write \(key)=\(canonical) (no leading or trailing zeros)"
+                message:
+                    "option \"\(OptionError.shown(item))\": write \(key)=\(canonical) (no leading or trailing zeros)"
             )
         }
     }

@@ -4,7 +4,8 @@ import Testing
 
 /// `processing` presets written in the options grammar, beside the processor-list form.
 @Suite struct OptionsPresetTests {
-    let text = #"{"processing": {"card": "w=6,h=4,fit=cover,g=sm", "list": [{"name": "resize", "settings": {"width": 3, "height": 3}}]}}"#
+    let text =
+        #"{"processing": {"card": "w=6,h=4,fit=cover,g=sm", "list": [{"name": "resize", "settings": {"width": 3, "height": 3}}]}}"#
 
     @Test func aStringPresetIsOneOptionsSpecAndReadsBackAsAString() throws {
         let configuration = try ImagoConfiguration(json: try JSONValue.parse(Data(text.utf8)))

@@ -10,9 +10,12 @@ import Testing
     @Test func everyKeyHasARowAndEveryExampleParses() throws {
         let text = try String(contentsOf: Self.serverDoc, encoding: .utf8)
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 4 }
-        let keys = Set(rows.flatMap { row in
-            row.split(separator: "|")[0].split(separator: ",").map { $0.trimmingCharacters(in: .init(charactersIn: " `")) }
-        })
+        let keys = Set(
+            rows.flatMap { row in
+                row.split(separator: "|")[0].split(separator: ",").map {
+                    $0.trimmingCharacters(in: .init(charactersIn: " `"))
+                }
+            })
         for entry in ProcessingOptions.table { #expect(keys.contains(entry.key), "no row for \(entry.key)") }
         let context = ProcessingOptions.Context(presets: ["card": "w=600", "soft": "blur=2"])
         var examples = 0

@@ -34,9 +34,13 @@ import Testing
         #expect(options.format == .format(ImageFormat("jxl")))
         #expect(try parse("f=heic").format == .format(ImageFormat("heic")))
         #expect(try parse("crop=16:9,g=sm").crop == .aspect(width: 16, height: 9))
-        #expect(try parse("g=sm").gravity == .smart && parse("wm=1:fp:0.1:0.9").watermark?.position == .focusPoint(x: 0.1, y: 0.9))
+        #expect(
+            try parse("g=sm").gravity == .smart
+                && parse("wm=1:fp:0.1:0.9").watermark?.position == .focusPoint(x: 0.1, y: 0.9))
         #expect(try parse("pad=5").pad == ProcessingOptions.Padding(top: 5, right: 5, bottom: 5, left: 5))
-        #expect(try parse("crop=-10:-0.1:50:50").crop == .region(CropRegion(x: .pixels(-10), y: .fraction(-0.1), width: .pixels(50), height: .pixels(50))))
+        #expect(
+            try parse("crop=-10:-0.1:50:50").crop
+                == .region(CropRegion(x: .pixels(-10), y: .fraction(-0.1), width: .pixels(50), height: .pixels(50))))
     }
 
     @Test func canonicalFormFoldsDefaultsDPRAndPresets() throws {
@@ -85,8 +89,10 @@ import Testing
     }
 
     @Test func processorsFollowTheFixedOrder() throws {
-        let options = try parse("wm=1:c,pad=2,sharpen=1,blur=1,flip=h,rot=90,w=10,h=10,fit=cover,crop=1:1:5:5,trim=3,ext=1")
-        let mark = ProcessingOptions.WatermarkImage(raster: try Raster(width: 2, height: 2, fill: RGBA(0, 0, 0)), id: "m")
+        let options = try parse(
+            "wm=1:c,pad=2,sharpen=1,blur=1,flip=h,rot=90,w=10,h=10,fit=cover,crop=1:1:5:5,trim=3,ext=1")
+        let mark = ProcessingOptions.WatermarkImage(
+            raster: try Raster(width: 2, height: 2, fill: RGBA(0, 0, 0)), id: "m")
         let names = try options.processors(watermark: mark).map { String($0.identifier.prefix { $0 != "(" }) }
         #expect(names == ["trim", "crop", "resize", "rotate", "flip", "blur", "sharpen", "pad", "watermark"])
         let contained = try parse("w=10,h=10,ext=1,g=sm").processors().map(\.identifier)

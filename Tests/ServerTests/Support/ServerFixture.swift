@@ -99,7 +99,9 @@ final class ServerFixture: Sendable {
             DecodedImage(frames: frames, loopCount: 0, format: .gif, hasAlpha: false), .gif, "anim.gif",
             options: EncodeOptions(lossless: true, allFrames: true))
         // A 10×10 opaque red watermark and a 40×30 green fallback image (issue 24).
-        try write(DecodedImage(raster: try Raster(width: 10, height: 10, fill: RGBA(255, 0, 0)), format: .png), .png, "wm.png")
+        try write(
+            DecodedImage(raster: try Raster(width: 10, height: 10, fill: RGBA(255, 0, 0)), format: .png), .png, "wm.png"
+        )
         try write(
             DecodedImage(raster: try Raster(width: 40, height: 30, fill: RGBA(0, 255, 0)), format: .png), .png,
             "fallback.png")
