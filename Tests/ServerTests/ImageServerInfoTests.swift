@@ -50,6 +50,27 @@ extension ServerIntegrationTests {
             }
         }
 
+        @Test func stripDropsOrKeepsTheProfileAndInfoNamesIt() async throws {
+            let fixture = try ServerFixture()
+            let registry = PluginRegistry.standard()
+            let profile = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/AdobeRGB1998.icc"))
+            var image = DecodedImage(raster: try Raster(width: 20, height: 10, fill: RGBA(200, 100, 50)), format: .png)
+            image.iccProfile = profile
+            let png = try #require(registry.encoder(for: .png)).encode(image, options: .default)
+            try png.write(to: fixture.folder.appendingPathComponent("adobe.png"))
+            let fields = try await info(fixture, "-", "adobe.png")
+            #expect((fields["iccProfile"] as? String)?.contains("Adobe") == true, "\(fields["iccProfile"] ?? "-")")
+            func outputProfile(_ options: String) async throws -> Data? {
+                let response = try await fixture.get(fixture.path(options, origin: "img/adobe.png"))
+                #expect(response.status == 200)
+                let decoder = try registry.decoder(for: response.body, limits: .default)
+                return try decoder.decode(response.body, options: DecodeOptions(colorProfiles: .keep)).iccProfile
+            }
+            #expect(try await outputProfile("f=png") == nil)
+            #expect(try await outputProfile("f=png,strip=0") == profile)
+            #expect(try await outputProfile("f=jpeg,strip=0") == profile)
+        }
+
         @Test func isSignedLikeImages() async throws {
             let fixture = try ServerFixture(adjust: { settings, _, _ in settings.signingKeys = ["secret"] })
             let rest = String(fixture.path("w=10", origin: "img/big.png").dropFirst("/unsafe".count))
