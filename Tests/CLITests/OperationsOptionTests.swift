@@ -14,6 +14,10 @@ import Testing
         let image = try fixtures.decode(rotated)
         #expect(image.format == .png && image.width == 4 && image.height == 16)
         #expect((0..<16).allSatisfy { y in (0..<4).allSatisfy { x in image.raster[x, y] == RGBA(255, 0, 0) } })
+        let flagWins = fixtures.path("flag.out")
+        let both = try await ImagoTool.run(["convert", source, "-o", flagWins, "--format", "webp", "--ops", "f=png"])
+        #expect(both.status == 0)
+        #expect(try fixtures.decode(flagWins).format == .webp)
         let padded = fixtures.path("padded.png")
         #expect(
             try await ImagoTool.run(["convert", source, "-o", padded, "--ops", "pad=2,bg=00ff00,flip=v"]).status == 0)

@@ -35,7 +35,11 @@ enum ConvertCommand: Command {
         let source = arguments.positionals[0]
         guard let destination = arguments.string("output") else { throw UsageError("missing -o DEST") }
         let ops = try OperationsOption.parse(arguments)
-        let format = try ops?.namedFormat ?? outputFormat(arguments, destination: destination)
+        // --format, else `f` in --ops, else DEST's extension.
+        let format =
+            try arguments.string("format") == nil
+            ? ops?.namedFormat ?? outputFormat(arguments, destination: destination)
+            : outputFormat(arguments, destination: destination)
         let quality = try arguments.int("quality", in: 0...100) ?? ops?.quality ?? 85
         let maxSize = try arguments.int("max-size", in: 1...65_535)
         let resize = try arguments.size("resize")
