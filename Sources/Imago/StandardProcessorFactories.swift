@@ -22,6 +22,20 @@ extension PluginRegistry {
             width: try required(reader, "width"), height: try required(reader, "height"))
     }
 
+    /// `options`: a preset in the options grammar (`{"options": "w=600,h=400,fit=cover,g=sm"}`, or the string
+    /// itself in `processing`); a bad item names the preset's path.
+    static let optionsFactory = PluginFactory<any ImageProcessor>(name: ImagoConfiguration.optionsPresetName) {
+        reader in
+        guard let text = try reader.string("options") else {
+            throw ConfigReader.error(reader.path(of: "options"), "missing options")
+        }
+        do {
+            return try OptionsProcessor(text)
+        } catch let error as OptionError {
+            throw ConfigReader.error(reader.path, error.message)
+        }
+    }
+
     /// A positive whole number that must be present.
     private static func required(_ reader: ConfigReader, _ key: String) throws -> Int {
         guard let value = try reader.optionalInt(key, in: 1...Int(Int32.max)) else {
@@ -33,10 +47,12 @@ extension PluginRegistry {
 
 extension PluginRegistry.Builder {
     /// Registers the built-in processor factories: `resize` (`width`, `height`, `mode` fit/fill, `upscale`,
-    /// `filter`), `crop` (`x`, `y`, `width`, `height`) and `orientation`.
+    /// `filter`), `crop` (`x`, `y`, `width`, `height`), `options` (a string in the
+    /// options grammar) and `orientation`.
     mutating func registerStandardProcessorFactories() {
         registerFactory(PluginRegistry.resizeFactory)
         registerFactory(PluginRegistry.cropFactory)
+        registerFactory(PluginRegistry.optionsFactory)
         registerFactory(
             PluginFactory<any ImageProcessor>(name: "orientation") { _ in OrientationProcessor() })
     }

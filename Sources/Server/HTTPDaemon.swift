@@ -233,7 +233,8 @@ final class HTTPDaemon: Sendable {
         case .received:
             let request = HTTPRequest(
                 method: method, target: state.target, accept: header("Accept", of: connection),
-                ifNoneMatch: header("If-None-Match", of: connection), time: state.time, start: state.start)
+                ifNoneMatch: header("If-None-Match", of: connection),
+                ifModifiedSince: header("If-Modified-Since", of: connection), time: state.time, start: state.start)
             state.inner.withLock { $0.request = request }
             switch handler(request) {
             case .now(let response):

@@ -10,6 +10,8 @@ struct HTTPRequest: Sendable {
     var accept: String?
     /// The `If-None-Match` header, for 304s.
     var ifNoneMatch: String?
+    /// The `If-Modified-Since` header, for 304s when the source has a `Last-Modified`.
+    var ifModifiedSince: String?
     /// When the request line arrived.
     var time: Date
     var start: ContinuousClock.Instant

@@ -1,16 +1,58 @@
 import Foundation
 import Imago
 
-/// Turns a source and options into encoded bytes: the loader fetches (caches, retries, coalesced fetches), decodes
-/// (reduced-scale where the target allows) and resizes; the encoder of the output format writes the result.
+/// Turns a source and options into encoded bytes: the options become processors (in the fixed order), the loader
+/// fetches (caches, retries, coalesced fetches), decodes (reduced-scale where the target allows) and processes;
+/// the encoder of the output format writes the result, lowering the quality for `maxb`.
 struct ImageRenderer: Sendable {
     let loader: ImageLoader
-    let maxOutputSide: Int
+    let settings: ServeSettings
+    /// The operator's own sources (watermark, fallback image), which the source policy does not confine.
+    let trusted: TrustedSources
+    let lastModified: LastModifiedLog?
+
+    var maxOutputSide: Int { settings.maxOutputSide }
 
     /// Renders `url` with `options` into `format` (`nil`: the source's format when an encoder writes it, else JPEG).
     func render(_ url: URL, options: ImageOptions, format: ImageFormat?) async throws -> RenderedImage {
-        let request = self.request(for: url, options: options, format: format)
+        let processors = try await self.processors(for: options)
+        let request = self.request(for: url, options: options, format: format, processors: processors)
         let response = try await loader.image(for: request)
+        return try await encode(response, options: options, format: format, lastModified: lastModified?.value(for: url))
+    }
+
+    /// The fallback image processed with the request's options, served with `fallbackStatus` and a short max-age.
+    func renderFallback(_ source: String, options: ImageOptions, format: ImageFormat?) async throws -> RenderedImage {
+        let processors = try await self.processors(for: options)
+        let url = try TrustedSources.url(source)
+        let request = self.request(for: url, options: options, format: format, processors: processors)
+        let response = try await trusted.loader.image(for: request)
+        var image = try await encode(response, options: options, format: format, lastModified: nil)
+        image.status = settings.fallbackStatus
+        image.maxAge = settings.fallbackMaxAge
+        return image
+    }
+
+    /// The processors of `options`, with the configured watermark when `wm` asks for one; built before any work.
+    func processors(for options: ImageOptions) async throws -> [any ImageProcessor] {
+        var watermark: ProcessingOptions.WatermarkImage?
+        if options.watermark != nil {
+            guard let source = settings.watermark else {
+                throw ServeFailure(400, "option wm: no watermark is configured (serve.watermark)")
+            }
+            watermark = try await trusted.watermark(source)
+        }
+        do {
+            return try options.processors(
+                limits: loader.settings.limits, maxOutputSide: maxOutputSide, watermark: watermark)
+        } catch let error as OptionError {
+            throw ServeFailure(400, error.message)
+        }
+    }
+
+    private func encode(
+        _ response: ImageResponse, options: ImageOptions, format: ImageFormat?, lastModified: String?
+    ) async throws -> RenderedImage {
         var image = response.image
         if let index = options.frame {
             guard index < image.frames.count else {
@@ -22,44 +64,46 @@ struct ImageRenderer: Sendable {
         guard let encoder = loader.registry.encoder(for: output) else {
             throw ServeFailure(500, "no encoder writes \(output)")
         }
-        let (frozen, settings) = (image, Self.encodeOptions(for: options))
-        let body = try await BlockingWork.run { try encoder.encode(frozen, options: settings) }
+        let (frozen, encoding) = (image, encodeOptions(for: options, format: output))
+        let body = try await BlockingWork.run {
+            try Self.encode(frozen, with: encoder, options: encoding, format: output, maxBytes: options.maxBytes)
+        }
         let etag = "\"" + SHA256.hex(body).prefix(32) + "\""
         return RenderedImage(
             body: body, contentType: OutputFormat.contentType(of: output), etag: etag,
-            sourceOrigin: response.origin.rawValue)
+            sourceOrigin: response.origin.rawValue, lastModified: lastModified)
     }
 
-    /// What the encoder is asked for (the background of formats without alpha is the default, white). Part of
-    /// the result cache's key, so outputs encoded differently are never confused.
-    static func encodeOptions(for options: ImageOptions) -> EncodeOptions {
-        var encodeOptions = EncodeOptions(allFrames: options.frame == nil)
-        if let quality = options.quality { encodeOptions.quality = quality }
+    /// `ProcessingOptions.encode`, its `maxb` failure a 422.
+    static func encode(
+        _ image: DecodedImage, with encoder: any ImageEncoder, options: EncodeOptions, format: ImageFormat,
+        maxBytes: Int?
+    ) throws -> Data {
+        do {
+            return try ProcessingOptions.encode(
+                image, with: encoder, options: options, format: format, maxBytes: maxBytes)
+        } catch let exceeded as ProcessingOptions.MaxBytesExceeded {
+            throw ServeFailure(422, "option \(exceeded)")
+        }
+    }
+
+    /// What the encoder is asked for: the quality of the format (`q`, else `serve.quality`), and `bg` for formats
+    /// without alpha. Part of the result cache's key, so outputs encoded differently are never confused.
+    func encodeOptions(for options: ImageOptions, format: ImageFormat?) -> EncodeOptions {
+        var encodeOptions = EncodeOptions(allFrames: options.frame == nil, background: options.flattenBackground)
+        encodeOptions.quality = format.map { settings.quality(for: $0, options: options) } ?? options.quality ?? 85
         return encodeOptions
     }
 
-    /// The loader request: the resize as a processor, and a decode target so JPEG and WebP can decode reduced.
-    func request(for url: URL, options: ImageOptions, format: ImageFormat?) -> ImageRequest {
-        var processors: [any ImageProcessor] = []
+    /// The loader request: the processors, and a decode target so JPEG and WebP can decode reduced.
+    func request(
+        for url: URL, options: ImageOptions, format: ImageFormat?, processors: [any ImageProcessor]
+    ) -> ImageRequest {
         var decode = DecodeOptions()
         let animatedOutput = format.map { loader.registry.encoder(for: $0)?.supportsAnimation ?? false } ?? true
         decode.frames = options.frame != nil || animatedOutput ? .all : .first
-        if options.width != nil || options.height != nil {
-            let width = options.outputWidth ?? maxOutputSide
-            let height = options.outputHeight ?? maxOutputSide
-            let both = options.width != nil && options.height != nil
-            let limits = loader.settings.limits
-            switch both ? options.fit : .contain {
-            case .contain, .cover:
-                let mode: ContentMode = options.fit == .cover && both ? .fill : .fit
-                var resize = ResizeProcessor(width: width, height: height, mode: mode, upscale: options.enlarge)
-                resize.limits = limits
-                processors.append(resize)
-            case .fill:
-                var stretch = StretchProcessor(width: width, height: height, upscale: options.enlarge)
-                stretch.limits = limits
-                processors.append(stretch)
-            }
+        if !options.strip { decode.colorProfiles = .keep }
+        if options.allowsReducedDecode {
             // The decoder picks its reduction from the stored size, before the EXIF orientation turns the image;
             // a square target both sides of the reduced image must cover is right for every orientation.
             let side = max(options.outputWidth ?? 0, options.outputHeight ?? 0)

@@ -27,7 +27,9 @@ extension ImageServer {
         if configuration.loader.pixelMemoryBudget == nil {
             configuration.loader.pixelMemoryBudget = Self.defaultPixelMemoryBudget
         }
-        let registry = try factories.configured(by: configuration)
+        // Every transport is wrapped so the server can pass the source's `Last-Modified` on.
+        let registry = LastModifiedTransport.wrapping(
+            try factories.configured(by: configuration), log: LastModifiedLog())
         return ImageLoader(
             registry: registry, settings: configuration.loader, sourcePolicy: SourcePolicy(settings: settings))
     }

@@ -22,9 +22,11 @@ public final class ImageServer: Sendable {
     let metrics = ServerMetrics()
     private let signer: URLSigner
     private let policy: SourcePolicy
-    private let renderer: ImageRenderer
-    private let gate: AdmissionGate
-    private let inflight = InFlightRenders<RenderedImage>()
+    let renderer: ImageRenderer
+    /// String presets of the configuration's `processing` section, for `pr`.
+    let presets: [String: String]
+    let gate: AdmissionGate
+    let inflight = InFlightRenders<RenderedImage>()
     private let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     private let daemonBox = DaemonBox()
     private let maintenance: MemoryMaintenance
@@ -43,7 +45,12 @@ public final class ImageServer: Sendable {
         self.results = ResultCache(capacity: settings.resultCacheBytes)
         self.signer = URLSigner(keys: settings.signingKeys)
         self.policy = SourcePolicy(settings: settings)
-        self.renderer = ImageRenderer(loader: loader, maxOutputSide: settings.maxOutputSide)
+        self.renderer = ImageRenderer(
+            loader: loader, settings: settings, trusted: TrustedSources(loader: loader),
+            lastModified: LastModifiedLog.log(in: loader.registry))
+        self.presets = loader.registry.presets.compactMapValues { processors in
+            processors.count == 1 ? (processors[0] as? OptionsProcessor)?.text : nil
+        }
         self.gate = AdmissionGate(limit: settings.maxConcurrentRequests, queueLimit: settings.maxQueuedRequests)
         self.accessLog = accessLog
         // Idle pixel buffers are kept for reuse within a share of the pixel budget, not beside all of it.
@@ -106,6 +113,7 @@ public final class ImageServer: Sendable {
             return .now(.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
         default: break
         }
+        if request.path.hasPrefix("/info/") { return answerInfo(request) }
         do {
             let job = try imageJob(for: request)
             if let hit = results.image(for: job.key) {
@@ -129,8 +137,8 @@ public final class ImageServer: Sendable {
         var key: String
     }
 
-    func imageJob(for request: HTTPRequest) throws -> ImageJob {
-        let path = try ImagePath(parsing: Substring(request.target))
+    func imageJob(for request: HTTPRequest, target: Substring? = nil) throws -> ImageJob {
+        let path = try ImagePath(parsing: target ?? Substring(request.target))
         guard signer.accepts(signature: path.signature, for: path.signedPart) else {
             throw ServeFailure(
                 403,
@@ -138,7 +146,12 @@ public final class ImageServer: Sendable {
                     ? "no signing keys are set: the signature must be unsafe"
                     : "bad signature")
         }
-        let options = try ImageOptions(parsing: path.options, maxOutputSide: settings.maxOutputSide)
+        let options = try ImageOptions(
+            parsing: path.options, maxOutputSide: settings.maxOutputSide, presets: presets,
+            onlyPresets: settings.onlyPresets)
+        if let expires = options.expires, Double(expires) <= request.time.timeIntervalSince1970 {
+            throw ServeFailure(410, "option exp=\(expires): the URL has expired")
+        }
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url: URL
         do {
@@ -152,7 +165,7 @@ public final class ImageServer: Sendable {
         case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
         case nil: format = nil
         }
-        let encoding = ImageRenderer.encodeOptions(for: options).cacheKeyComponent
+        let encoding = renderer.encodeOptions(for: options, format: format).cacheKeyComponent
         let key = "\(options.canonical)|\(encoding)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
         return ImageJob(url: url, options: options, format: format, varies: options.format == .auto, key: key)
     }
@@ -162,11 +175,21 @@ public final class ImageServer: Sendable {
         defer { metrics.leave() }
         do {
             let (image, shared) = try await inflight.value(for: job.key) { [self] in
-                let image = try await gate.withSlot {
-                    try await renderer.render(job.url, options: job.options, format: job.format)
+                do {
+                    let image = try await gate.withSlot {
+                        try await renderer.render(job.url, options: job.options, format: job.format)
+                    }
+                    results.store(image, for: job.key)
+                    return image
+                } catch {
+                    let failure = (error as? ServeFailure) ?? ServeFailure(ImagoError.wrapping(error))
+                    // A fallback replaces a source that failed; it is not kept in the result cache.
+                    guard let fallback = settings.fallbackImage, ServeSettings.fallbackStatuses.contains(failure.status)
+                    else { throw failure }
+                    return try await gate.withSlot {
+                        try await renderer.renderFallback(fallback, options: job.options, format: job.format)
+                    }
                 }
-                results.store(image, for: job.key)
-                return image
             }
             if shared { metrics.recordCoalesced() }
             return imageResponse(image, to: request, varies: job.varies, cache: image.sourceOrigin)
@@ -178,15 +201,28 @@ public final class ImageServer: Sendable {
         }
     }
 
-    /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag.
+    /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
+    /// `If-Modified-Since` is not before the source's `Last-Modified`.
     func imageResponse(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
-        var headers = [("ETag", image.etag), ("Cache-Control", "public, max-age=\(settings.cacheMaxAge)")]
+        var headers = [
+            ("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)"),
+        ]
+        if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
         if varies { headers.append(("Vary", "Accept")) }
-        if let condition = request.ifNoneMatch, Self.matches(condition, etag: image.etag) {
+        if image.status == 200, Self.notModified(image, request) {
             return HTTPResponse(status: 304, headers: headers, cache: cache)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
-        return HTTPResponse(status: 200, headers: headers, body: image.body, cache: cache)
+        return HTTPResponse(status: image.status, headers: headers, body: image.body, cache: cache)
+    }
+
+    /// `If-None-Match` when present (RFC 9110 §13.2.2), else `If-Modified-Since` against `Last-Modified`.
+    static func notModified(_ image: RenderedImage, _ request: HTTPRequest) -> Bool {
+        if let condition = request.ifNoneMatch { return matches(condition, etag: image.etag) }
+        guard let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
+            let modified = image.lastModified.flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= since
     }
 
     /// `If-None-Match` (a list, `*`, weak tags compared weakly as RFC 9110 says) against `etag`.

@@ -11,6 +11,23 @@ public struct RenderedImage: Sendable {
     public var etag: String
     /// Where the source came from (`memory`, `disk`, `network`), for the access log.
     public var sourceOrigin: String
+    /// The source's `Last-Modified`, passed on.
+    public var lastModified: String?
+    /// The status (200; `fallbackStatus` for a fallback image).
+    public var status = 200
+    /// `Cache-Control: max-age` when not the configured one (a fallback image's).
+    public var maxAge: Int?
+
+    /// A rendered image.
+    public init(
+        body: Data, contentType: String, etag: String, sourceOrigin: String, lastModified: String? = nil
+    ) {
+        self.body = body
+        self.contentType = contentType
+        self.etag = etag
+        self.sourceOrigin = sourceOrigin
+        self.lastModified = lastModified
+    }
 }
 
 /// Finished responses in memory, least recently used evicted first, bounded by their bytes.

@@ -19,7 +19,8 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String { "\(status) \(reason)" }
 
     /// The status a loader failure maps to: the source's own 404 is 404, the source's other failures 502, a
-    /// source timeout 504, a too-large source 413, bytes that are no image 415, pixel limits 422.
+    /// source timeout 504, a too-large source 413, bytes that are no image 415, pixel limits 422, options that
+    /// cannot apply to the image (a crop outside it) 400.
     public init(_ error: ImagoError) {
         let reason = error.reason
         switch error.kind {
@@ -31,6 +32,8 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .tooLarge: self.init(413, "the source is too large: \(reason)")
         case .decodingFailed: self.init(415, "the source is not an image that can be decoded: \(reason)")
         case .limitExceeded: self.init(422, "the image is over the pixel limits: \(reason)")
+        // The options' processors refuse what cannot apply to this image (a crop with nothing inside it).
+        case .processingFailed: self.init(400, "the options do not apply to this image: \(reason)")
         // A missing file (the file transport's `no such file`) is the file source's 404.
         case .invalidSource where reason.hasPrefix("no such"): self.init(404, "the source does not exist")
         case .invalidSource: self.init(400, "invalid source: \(reason)")

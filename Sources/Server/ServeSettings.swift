@@ -37,6 +37,22 @@ public struct ServeSettings: Sendable, Hashable {
     public var autoFormats: [ImageFormat] = [ImageFormat("avif"), .webp, .jpeg]
     /// Seconds requests in flight may take to finish after SIGTERM.
     public var shutdownGrace: Double = 10
+    /// The image `wm` draws: a source URL or a file path; nil: `wm` is a 400.
+    public var watermark: String?
+    /// Whether only `pr=` is accepted in URLs (imgproxy's only-presets mode).
+    public var onlyPresets = false
+    /// The quality of each lossy format when the URL has no `q`.
+    public var quality: [String: Int] = ServeSettings.defaultQuality
+    /// A source served, processed with the request's options, when the source fails with 404, 415, 502 or 504;
+    /// nil: the failure is answered.
+    public var fallbackImage: String?
+    /// The status the fallback image is served with.
+    public var fallbackStatus = 200
+    /// `Cache-Control: max-age` of a fallback image, in seconds.
+    public var fallbackMaxAge = 60
+
+    /// `quality`'s defaults.
+    public static let defaultQuality = ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60]
 
     /// The defaults.
     public init() {}
@@ -76,6 +92,7 @@ public struct ServeSettings: Sendable, Hashable {
             autoFormats = formats.map { ImageFormat($0) }
         }
         shutdownGrace = try reader.double("shutdownGrace", default: shutdownGrace, in: 0...3600)
+        try readProcessingKeys(reader)
         try reader.finish()
     }
 
@@ -101,10 +118,16 @@ public struct ServeSettings: Sendable, Hashable {
             "resultCacheBytes": .number(Double(resultCacheBytes)),
             "autoFormats": .array(autoFormats.map { .string($0.rawValue) }),
             "shutdownGrace": .number(shutdownGrace),
+            "watermark": watermark.map(JSONValue.string) ?? .null,
+            "onlyPresets": .bool(onlyPresets),
+            "quality": .object(quality.mapValues { .number(Double($0)) }),
+            "fallbackImage": fallbackImage.map(JSONValue.string) ?? .null,
+            "fallbackStatus": .number(Double(fallbackStatus)),
+            "fallbackMaxAge": .number(Double(fallbackMaxAge)),
         ])
     }
 
-    private static func strings(_ reader: ConfigReader, _ key: String) throws -> [String]? {
+    static func strings(_ reader: ConfigReader, _ key: String) throws -> [String]? {
         guard let items = try reader.array(key) else { return nil }
         return try items.enumerated().map { index, item in
             guard case .string(let text) = item else {

@@ -30,6 +30,11 @@ public final class ImageModel {
     /// When set, loads show previews while the bytes arrive: the phase is then `success` with a preview
     /// response (`phase.isPreview`), changed without animation; the final image replaces it with `transition`.
     @ObservationIgnored public var previews: PreviewPolicy?
+    /// A ThumbHash of the request's image (as `GET /info` or `imago info --json` give it, base64-decoded): when
+    /// set, a load that is not a memory hit shows it, decoded, as the `placeholder` phase before the first byte
+    /// arrives. Set it with each request (it is not part of the request: it changes nothing the loader loads or
+    /// caches). Bytes that are not a ThumbHash show no placeholder.
+    @ObservationIgnored public var thumbHash: [UInt8]?
 
     /// The hooks run before each phase change, in order.
     public var hooks: [ImagePhaseHook] {
@@ -76,6 +81,7 @@ public final class ImageModel {
         }
         isLoading = true
         progress = nil
+        showPlaceholder(scale: request.scale)
         let loader = self.loader
         let owner = WeakModel(self)
         let previews = self.previews
@@ -111,6 +117,14 @@ public final class ImageModel {
     private func update(_ progress: FetchProgress, generation: Int) {
         guard generation == self.generation, isLoading else { return }
         self.progress = progress
+    }
+
+    /// The ThumbHash placeholder, at once and without animation. Decoding one is a few thousand operations on a
+    /// 32-pixel image, done here so it is on screen before the load's first await.
+    private func showPlaceholder(scale: Double) {
+        guard let thumbHash, let raster = try? ThumbHash.decode(thumbHash) else { return }
+        let image = DecodedImage(raster: raster, format: ImageFormat("thumbhash"))
+        delivery.send(.placeholder(image), ImageTransaction(transition: .none, disablesAnimations: true, scale: scale))
     }
 
     /// A preview of the load in flight: shown at once, never after the final image.

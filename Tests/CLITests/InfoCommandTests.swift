@@ -12,9 +12,13 @@ import Testing
         let line = try #require(try result.jsonLines().first)
         #expect(
             Set(line.keys) == [
-                "source", "format", "width", "height", "frames", "loopCount", "durations", "orientation", "hasAlpha",
-                "bytes", "colorProfile", "warnings",
+                "source", "format", "width", "height", "storedWidth", "storedHeight", "frames", "loopCount",
+                "durations",
+                "orientation", "hasAlpha", "bytes", "iccProfile", "colorProfile", "thumbhash", "blurhash", "warnings",
             ])
+        #expect(line["iccProfile"] is NSNull)
+        #expect((line["thumbhash"] as? String).flatMap { Data(base64Encoded: $0) }?.isEmpty == false)
+        #expect((line["blurhash"] as? String)?.count == 28)
         #expect(line["colorProfile"] is NSNull)
         #expect((line["warnings"] as? [Any])?.isEmpty == true)
         #expect(line["source"] as? String == path)
@@ -48,13 +52,14 @@ import Testing
         #expect(line["loopCount"] as? Int == 2)
     }
 
-    @Test func reportsTheStoredSizeAndTheEXIFOrientation() async throws {
+    @Test func reportsTheUprightAndStoredSizesAndTheEXIFOrientation() async throws {
         let fixtures = try Fixtures()
         let path = try fixtures.orientedJPEG(name: "rotated.jpg", width: 12, height: 6, orientation: 6)
         let line = try #require(try await ImagoTool.run(["info", "--json", path]).jsonLines().first)
         #expect(line["format"] as? String == "jpeg")
-        #expect(line["width"] as? Int == 12)
-        #expect(line["height"] as? Int == 6)
+        #expect(line["width"] as? Int == 6 && line["height"] as? Int == 12)
+        #expect(line["storedWidth"] as? Int == 12)
+        #expect(line["storedHeight"] as? Int == 6)
         #expect(line["orientation"] as? Int == 6)
     }
 

@@ -148,8 +148,14 @@ import Testing
             Set(serve.keys) == [
                 "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
                 "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
-                "resultCacheBytes", "autoFormats", "shutdownGrace",
+                "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
+                "fallbackImage", "fallbackStatus", "fallbackMaxAge",
             ])
+        #expect(serve["watermark"] is NSNull && serve["fallbackImage"] is NSNull)
+        #expect(serve["onlyPresets"] as? Bool == false && serve["fallbackStatus"] as? Int == 200)
+        #expect(serve["fallbackMaxAge"] as? Int == 60)
+        #expect(
+            serve["quality"] as? [String: Int] == ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60])
         #expect(serve["listen"] as? String == "127.0.0.1:8080")
         #expect(serve["autoFormats"] as? [String] == ["avif", "webp", "jpeg"])
         // The printed configuration is read back by `serve` and by `load`.

@@ -113,7 +113,7 @@ private struct RedProcessor: ImageProcessor {
         #expect(unknownPreset?.kind == .invalidConfiguration)
         #expect(unknownPreset?.reason == #"unknown processing preset "x" (known: none)"#)
         let byName = #expect(throws: ImagoError.self) { try PluginRegistry.standard().makeProcessor(named: "blur") }
-        #expect(byName?.reason.contains(#"(known: "crop", "orientation", "resize")"#) == true)
+        #expect(byName?.reason.contains(#"(known: "crop", "options", "orientation", "resize")"#) == true)
     }
 
     @Test func presetsRoundTripThroughJSON() throws {
@@ -124,9 +124,13 @@ private struct RedProcessor: ImageProcessor {
         let again = try ImagoConfiguration(json: configuration.json)
         #expect(again == configuration)
         let bad = #expect(throws: ImagoError.self) {
-            try ImagoConfiguration(json: try JSONValue.parse(Data(#"{"processing": {"p": "resize"}}"#.utf8)))
+            try ImagoConfiguration(json: try JSONValue.parse(Data(#"{"processing": {"p": 3}}"#.utf8)))
         }
-        #expect(bad?.reason.hasPrefix("processing.p: expected an array") == true)
+        #expect(bad?.reason.hasPrefix("processing.p: expected an array of processors or an options string") == true)
+        // A string is a preset in the options grammar (issue 24), and reads back as one.
+        let text = try ImagoConfiguration(json: try JSONValue.parse(Data(#"{"processing": {"p": "w=8"}}"#.utf8)))
+        #expect(ImagoConfiguration.optionsText(of: text.processing["p"] ?? []) == "w=8")
+        #expect(try ImagoConfiguration(json: text.json) == text)
     }
 
     @Test func theStandardRegistryDoesNotFallBackToAnEmptyOne() throws {

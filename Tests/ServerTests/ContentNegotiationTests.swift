@@ -13,6 +13,12 @@ import Testing
         #expect(ContentNegotiation.format(accept: "image/webp", preferred: [.jpeg, .webp]) == .webp)
         #expect(ContentNegotiation.format(accept: "image/jpeg,image/webp", preferred: [.jpeg, .webp]) == .jpeg)
         #expect(ContentNegotiation.format(accept: "image/png,image/jpeg", preferred: preferred) == .jpeg)
+        // JPEG XL and HEIC may be named in autoFormats (issue 24).
+        let newer = try? ServeSettings(
+            json: .object(["autoFormats": .array([.string("jxl"), .string("heic"), .string("jpeg")])]))
+        #expect(newer?.autoFormats == [.jxl, .heic, .jpeg])
+        #expect(ContentNegotiation.format(accept: "image/jxl,image/jpeg", preferred: newer?.autoFormats ?? []) == .jxl)
+        #expect(ContentNegotiation.format(accept: "image/heic", preferred: newer?.autoFormats ?? []) == .heic)
     }
 
     @Test func ignoresRefusedTypesAndWildcards() {

@@ -37,7 +37,7 @@ import Testing
         let cases = [
             "", "w", "w=", "=5", "w=0", "w=-1", "w=1.5", "w=+3", "w= 3", "w=0x10", "w=99999999999", "h=8193",
             "w=4097,dpr=2", "fit=stretch", "enlarge=yes", "dpr=0", "dpr=4.5", "dpr=1.", "dpr=.5", "dpr=nan",
-            "f=heic", "f=JPEG", "q=0", "q=101", "frame=-1", "frame=a", "x=1", "w=1,w=2", "w=1,", ",w=1", "w=1;h=2",
+            "f=bmp", "f=JPEG", "q=0", "q=101", "frame=-1", "frame=a", "x=1", "w=1,w=2", "w=1,", ",w=1", "w=1;h=2",
         ]
         for text in cases {
             let failure = failure(text)

@@ -15,8 +15,12 @@ import Testing
         #expect(settings.maxQueuedRequests == 256 && settings.cacheMaxAge == 31_536_000)
         #expect(settings.resultCacheBytes == 67_108_864 && settings.autoFormats == [ImageFormat("avif"), .webp, .jpeg])
         #expect(settings.shutdownGrace == 10)
+        #expect(settings.watermark == nil && !settings.onlyPresets && settings.fallbackImage == nil)
+        #expect(settings.quality == ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60])
+        #expect(settings.fallbackStatus == 200 && settings.fallbackMaxAge == 60)
         guard case .object(let keys) = settings.json else { throw ServeFailure(0, "not an object") }
-        #expect(keys.count == 14)
+        #expect(keys.count == 20)
+        #expect(keys["watermark"] == .null && keys["fallbackImage"] == .null)
         #expect(try ServeSettings(json: settings.json) == settings)
     }
 
@@ -26,6 +30,16 @@ import Testing
         let settings = try ServeSettings(json: json)
         #expect(settings.listen == "[::1]:0" && settings.signingKeys == ["a", "b"] && settings.autoFormats == [.jpeg])
         #expect(settings.maxOutputSide == 8192)
+        let processing = try ServeSettings(
+            json: try JSONValue.parse(
+                Data(
+                    #"{"watermark": "/srv/wm.png", "onlyPresets": true, "quality": {"webp": 70}, "fallbackImage": "file:///srv/404.png", "fallbackStatus": 404, "fallbackMaxAge": 5}"#
+                        .utf8)))
+        #expect(processing.watermark == "/srv/wm.png" && processing.onlyPresets)
+        #expect(processing.quality["webp"] == 70 && processing.quality["jpeg"] == 85)
+        #expect(processing.fallbackImage == "file:///srv/404.png" && processing.fallbackStatus == 404)
+        #expect(processing.fallbackMaxAge == 5)
+        #expect(try ServeSettings(json: processing.json) == processing)
     }
 
     @Test func errorsNameTheKeyPath() {
@@ -38,6 +52,9 @@ import Testing
             (#"{"maxConcurrentRequests": 0}"#, "serve.maxConcurrentRequests"),
             (#"{"shutdownGrace": -1}"#, "serve.shutdownGrace"),
             (#"{"lisen": "127.0.0.1:1"}"#, "serve.lisen"),
+            (#"{"quality": {"jpeg": 0}}"#, "serve.quality.jpeg"), (#"{"quality": {"png": 5}}"#, "serve.quality.png"),
+            (#"{"fallbackStatus": 99}"#, "serve.fallbackStatus"), (#"{"onlyPresets": "yes"}"#, "serve.onlyPresets"),
+            (#"{"watermark": 3}"#, "serve.watermark"),
         ]
         for (text, path) in cases {
             do {

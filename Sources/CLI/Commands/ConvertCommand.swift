@@ -7,7 +7,7 @@ enum ConvertCommand: Command {
         name: "convert",
         synopsis: "SRC -o DEST [--format \(OutputFormatNames.summary)] [--quality Q] [--lossless] "
             + "[--max-size N | --resize WxH [--mode fit|fill]] [--frame N] [--all-frames] [--ignore-orientation] "
-            + "[--keep-profile] [--header \"NAME: VALUE\"]…",
+            + "[--keep-profile] [--ops OPTIONS] [--header \"NAME: VALUE\"]…",
         summary: "Decodes SRC and writes DEST; the format comes from --format or DEST's extension.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: 1),
         flags: [
@@ -24,18 +24,27 @@ enum ConvertCommand: Command {
             .toggle(
                 "keep-profile",
                 "keep an RGB or grey source's pixels and embed its ICC profile (default: convert to sRGB)"),
+            .option(
+                "ops", "OPTIONS",
+                "serve's processing options (\"crop=0.1:0.1:0.8:0.8,g=sm,w=300,h=300,fit=cover,blur=2\"), after "
+                    + "--resize/--max-size; f, q, bg, strip and maxb apply to the output"),
             HeaderOption.flag,
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
         let source = arguments.positionals[0]
         guard let destination = arguments.string("output") else { throw UsageError("missing -o DEST") }
-        let format = try outputFormat(arguments, destination: destination)
-        let quality = try arguments.int("quality", in: 0...100) ?? 85
+        let ops = try OperationsOption.parse(arguments)
+        // --format, else `f` in --ops, else DEST's extension.
+        let format =
+            try arguments.string("format") == nil
+            ? ops?.namedFormat ?? outputFormat(arguments, destination: destination)
+            : outputFormat(arguments, destination: destination)
+        let quality = try arguments.int("quality", in: 0...100) ?? ops?.quality ?? 85
         let maxSize = try arguments.int("max-size", in: 1...65_535)
         let resize = try arguments.size("resize")
         let mode = try arguments.choice("mode", ["fit", "fill"])
-        let frame = try arguments.int("frame", in: 0...1_000_000)
+        let frame = try arguments.int("frame", in: 0...1_000_000) ?? ops?.frame
         if maxSize != nil && resize != nil { throw UsageError("give --max-size or --resize, not both") }
         if mode != nil && resize == nil { throw UsageError("--mode goes with --resize") }
         if frame != nil && arguments.has("all-frames") { throw UsageError("give --frame or --all-frames, not both") }
@@ -58,9 +67,10 @@ enum ConvertCommand: Command {
                 ResizeProcessor(
                     width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit, upscale: true))
         }
+        if let ops { processors += try OperationsOption.processors(ops) }
         let data: Data
         do {
-            let keepProfile = arguments.has("keep-profile")
+            let keepProfile = arguments.has("keep-profile") || ops?.strip == false
             // The profile is kept through the resize either way: without --keep-profile the pixels are converted
             // to sRGB after it, which converts fewer pixels when shrinking (CMYK is converted at decode).
             let image = try await loader.image(source) { request in
@@ -69,10 +79,13 @@ enum ConvertCommand: Command {
                 request.appliesOrientation = !arguments.has("ignore-orientation")
             }.image
             let options = EncodeOptions(
-                quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1)
+                quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1,
+                background: ops?.flattenBackground ?? .white)
             // Converting, flattening and encoding are CPU-bound: on the compute threads, not the cooperative pool.
             data = try await WorkExecutor.compute.run {
-                try encoder.encode(keepProfile ? image : try ColorManagement.convertedToSRGB(image), options: options)
+                try ProcessingOptions.encode(
+                    keepProfile ? image : try ColorManagement.convertedToSRGB(image), with: encoder, options: options,
+                    format: format, maxBytes: ops?.maxBytes)
             }
         } catch {
             Console.report(CommandLoader.named(error, source))

@@ -6,8 +6,8 @@ enum InfoCommand: Command {
     static let spec = CommandSpec(
         name: "info", synopsis: "SRC… [--header \"NAME: VALUE\"]… [--json]",
         summary:
-            "Decodes each source and describes it: format, stored size, frames, loop count, orientation, alpha, "
-            + "colour profile and what the decoder tolerated.",
+            "Decodes each source and describes it: format, size, frames, loop count, orientation, alpha, "
+            + "colour profile and what the decoder tolerated; --json adds ThumbHash and BlurHash placeholders.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
         flags: [.toggle("json", "print one JSON object per line per source"), HeaderOption.flag])
 
@@ -20,12 +20,18 @@ enum InfoCommand: Command {
                 // The image as stored: its orientation is described, not applied.
                 let response = try await loader.image(source) { $0.appliesOrientation = false }
                 let (image, bytes) = (response.image, response.metrics.byteCount)
-                Console.print(
-                    json
-                        ? describeJSON(image, source: source, bytes: bytes).text
-                        : describeText(image, source: source, bytes: bytes))
+                if json {
+                    // The placeholders are CPU-bound: on the compute threads, not the cooperative pool.
+                    let info = try await WorkExecutor.compute.run {
+                        try ImageInfo(image: image, orientation: image.orientation, bytes: bytes)
+                    }
+                    Console.print(describeJSON(image, info: info, source: source).text)
+                } else {
+                    Console.print(describeText(image, source: source, bytes: bytes))
+                }
             } catch {
                 failures += 1
+                let error = ImagoError.wrapping(error, source: source)
                 Console.report(error, source: source)
                 if json { Console.print(errorJSON(error, source: source).text) }
             }
@@ -33,19 +39,27 @@ enum InfoCommand: Command {
         return ExitStatus(failures: failures)
     }
 
-    static func describeJSON(_ image: DecodedImage, source: String, bytes: Int) -> JSONOutput {
-        .object([
+    /// `serve`'s `/info` fields (`ImageInfo`: `width` and `height` upright, `iccProfile`, `thumbhash`,
+    /// `blurhash`, …) with the source, the stored size, the loop count, `colorProfile` and the warnings.
+    static func describeJSON(_ image: DecodedImage, info: ImageInfo, source: String) -> JSONOutput {
+        let profile: JSONOutput = info.iccProfile.map { .string($0) } ?? .null
+        return .object([
             ("source", .string(source)),
-            ("format", .string(image.format.rawValue)),
-            ("width", .int(image.width)),
-            ("height", .int(image.height)),
-            ("frames", .int(image.frames.count)),
+            ("format", .string(info.format)),
+            ("width", .int(info.width)),
+            ("height", .int(info.height)),
+            ("storedWidth", .int(image.width)),
+            ("storedHeight", .int(image.height)),
+            ("frames", .int(info.frames)),
             ("loopCount", .int(image.loopCount)),
-            ("durations", .array(image.durations.map { JSONOutput.rounded($0, digits: 4) })),
-            ("orientation", .int(image.orientation.rawValue)),
-            ("hasAlpha", .bool(image.hasAlpha)),
-            ("bytes", .int(bytes)),
-            ("colorProfile", image.colorProfileDescription.map { .string($0) } ?? .null),
+            ("durations", .array(info.durations.map { JSONOutput.rounded($0, digits: 4) })),
+            ("orientation", .int(info.orientation)),
+            ("hasAlpha", .bool(info.hasAlpha)),
+            ("bytes", .int(info.bytes)),
+            ("iccProfile", profile),
+            ("colorProfile", profile),
+            ("thumbhash", .string(info.thumbhash)),
+            ("blurhash", .string(info.blurhash)),
             ("warnings", .array(image.warnings.map { .string($0) })),
         ])
     }

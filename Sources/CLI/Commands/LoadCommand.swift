@@ -7,7 +7,7 @@ enum LoadCommand: Command {
     static let spec = CommandSpec(
         name: "load",
         synopsis: "SRC… [--out DIR] [--max-size N] [--format F] [--concurrency N] [--retries N] [--timeout S] "
-            + "[--config FILE] [--preset NAME] [--no-cache] [--cache-dir DIR] [--header \"NAME: VALUE\"]… "
+            + "[--config FILE] [--preset NAME] [--ops OPTIONS] [--no-cache] [--cache-dir DIR] [--header \"NAME: VALUE\"]… "
             + "[--json [--previews]]",
         summary: "Loads every source through the full pipeline (transports, caches, codecs, processors), writes the "
             + "results into DIR when given, shows a progress bar on a terminal and prints a summary.",
@@ -23,6 +23,9 @@ enum LoadCommand: Command {
             .option("timeout", "S", "seconds each source may take in all"),
             .option("config", "FILE", "a configuration file, as `imago config --print-default` prints"),
             .option("preset", "NAME", "run the configuration's processing preset NAME on each image"),
+            .option(
+                "ops", "OPTIONS",
+                "serve's processing options (\"w=300,h=300,fit=cover,g=sm,blur=2\"), after --preset; f sets the format"),
             .toggle("no-cache", "use neither the memory nor the disk cache"),
             .option("cache-dir", "DIR", "the disk cache folder (default: $IMAGO_CACHE_DIR, else ~/.cache/imago)"),
             .toggle("json", "print one JSON line per source"),

@@ -16,6 +16,9 @@ struct LoadOptions: Sendable {
     let json: Bool
     let headers: [String: String]
     let preset: String?
+    /// `--ops`: serve's options grammar.
+    let ops: ProcessingOptions?
+    let opsProcessors: [any ImageProcessor]
     /// Print a JSON line per preview while a source arrives (`--previews`, with `--json`).
     let previews: Bool
 
@@ -23,9 +26,12 @@ struct LoadOptions: Sendable {
         sources = arguments.positionals
         outputDirectory = arguments.string("out").map { URL(fileURLWithPath: $0, isDirectory: true) }
         maxSize = try arguments.int("max-size", in: 1...65_535)
-        format = try arguments.choice("format", OutputFormatNames.choices).map {
-            OutputFormatNames.format($0) ?? ImageFormat($0)
-        }
+        ops = try OperationsOption.parse(arguments)
+        opsProcessors = try ops.map { options throws(UsageError) in try OperationsOption.processors(options) } ?? []
+        format =
+            try arguments.choice("format", OutputFormatNames.choices).map {
+                OutputFormatNames.format($0) ?? ImageFormat($0)
+            } ?? ops?.namedFormat
         concurrency = try arguments.int("concurrency", in: 1...1024)
         retries = try arguments.int("retries", in: 0...99)
         timeout = try arguments.seconds("timeout")
@@ -48,12 +54,14 @@ struct LoadOptions: Sendable {
         } catch {
             throw CommandLoader.named(error, source)
         }
-        var request = ImageRequest(url: url, processors: preset, headers: headers)
+        var request = ImageRequest(url: url, processors: preset + opsProcessors, headers: headers)
         if let maxSize {
             let box = PixelSize(width: maxSize, height: maxSize)
             request.processors.append(ResizeProcessor(size: box, mode: .fit))
-            request.decodeOptions.targetSize = box
+            // Crop and trim work in the full-size source's pixels: no reduced decode before them.
+            if ops.map({ $0.crop == nil && $0.trim == nil }) ?? true { request.decodeOptions.targetSize = box }
         }
+        if ops?.strip == false { request.decodeOptions.colorProfiles = .keep }
         if noCache { request.cachePolicy = .none }
         return request
     }

@@ -21,7 +21,8 @@ public struct ImagoConfiguration: Sendable, Hashable {
     /// The loader's scheduling, limits and retries.
     public var loader: LoaderSettings
     /// Named processing presets: processors, by factory name, a load can ask for by the preset's name
-    /// (`ImageLoader.processors(named:)`).
+    /// (`ImageLoader.processors(named:)`). A preset written as a string in the options grammar
+    /// (`"card": "w=600,h=400,fit=cover,g=sm"`) is one spec of the `options` factory (`optionsPresetName`).
     public var processing: [String: [PluginSpec]]
     /// Sections owned by applications built on the toolkit (`serve` for `imago serve`), kept as JSON for them to
     /// read. A file may hold a section only when `defaults` has it, so a misspelt key is still an error.
@@ -92,7 +93,12 @@ public struct ImagoConfiguration: Sendable, Hashable {
             "dataCache": dataCache?.json ?? .null,
             "loader": loader.json,
         ]
-        if !processing.isEmpty { object["processing"] = .object(processing.mapValues { .array($0.map(\.json)) }) }
+        if !processing.isEmpty {
+            object["processing"] = .object(
+                processing.mapValues { specs in
+                    Self.optionsText(of: specs).map(JSONValue.string) ?? .array(specs.map(\.json))
+                })
+        }
         object.merge(sections) { builtIn, _ in builtIn }
         return .object(object)
     }
@@ -109,12 +115,28 @@ public struct ImagoConfiguration: Sendable, Hashable {
         var presets = defaults
         for (name, item) in entries {
             let path = "processing.\(name)"
+            if case .string(let text) = item {
+                presets[name] = [PluginSpec(optionsPresetName, settings: .object(["options": .string(text)]))]
+                continue
+            }
             guard case .array(let items) = item else {
-                throw ConfigReader.error(path, "expected an array of processors, found \(item.typeName)")
+                throw ConfigReader.error(
+                    path, "expected an array of processors or an options string, found \(item.typeName)")
             }
             presets[name] = try items.enumerated().map { try PluginSpec($1, path: "\(path)[\($0)]") }
         }
         return presets
+    }
+
+    /// The factory name of presets written as option strings (the umbrella registers it).
+    public static let optionsPresetName = "options"
+
+    /// The options string of a preset written as one (`"w=600,h=400"`), or nil for a processor list.
+    public static func optionsText(of specs: [PluginSpec]) -> String? {
+        guard specs.count == 1, specs[0].name == optionsPresetName, case .object(let settings) = specs[0].settings,
+            settings.count == 1, case .string(let text)? = settings["options"]
+        else { return nil }
+        return text
     }
 
     private static func isPresent(_ value: JSONValue, _ key: String) -> Bool {

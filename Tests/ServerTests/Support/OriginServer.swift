@@ -3,7 +3,7 @@ import ImagoTestSupport
 
 /// The source origin of the server tests: a Python HTTP server on 127.0.0.1 serving a folder.
 ///
-/// `/img/NAME` the file; `/slow/MS/NAME` the file after MS milliseconds; `/status/CODE` an empty CODE answer;
+/// `/img/NAME` the file; `/lm/NAME` the file with `Last-Modified: Wed, 21 Oct 2015 07:28:00 GMT`; `/slow/MS/NAME` the file after MS milliseconds; `/status/CODE` an empty CODE answer;
 /// `/text` a text body; `/cut/NAME` half the file under its full `Content-Length`; `/hang` nothing for 30 s;
 /// `/redirect?to=URL` a 302 to URL; `/count` how many requests other than `/count` it served.
 final class OriginServer: Sendable {
@@ -25,6 +25,9 @@ final class OriginServer: Sendable {
                     with lock: served[0] += 1
                     if parts[1] == 'img':
                         return self.file(parts[2])
+                    if parts[1] == 'lm':
+                        return self.reply(200, self.read(parts[2]), {'Content-Type': 'application/octet-stream',
+                            'Last-Modified': 'Wed, 21 Oct 2015 07:28:00 GMT'})
                     if parts[1] == 'slow':
                         time.sleep(int(parts[2]) / 1000)
                         return self.file(parts[3])

@@ -19,7 +19,8 @@ final class ServerFixture: Sendable {
     /// third argument is the folder of the images, for `file:` prefixes).
     init(
         retries: Int = 1, imageCache: Bool = true,
-        adjust: (inout ServeSettings, OriginServer, URL) -> Void = { _, _, _ in }
+        adjust: (inout ServeSettings, OriginServer, URL) -> Void = { _, _, _ in },
+        configure: (inout ImagoConfiguration) -> Void = { _ in }
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,6 +36,7 @@ final class ServerFixture: Sendable {
         if !imageCache { configuration.imageCache = nil }
         configuration.loader.retry = RetryPolicy(maxAttempts: retries, initialDelay: 0.01)
         configuration.sections[ServeSettings.sectionName] = settings.json
+        configure(&configuration)
         let file = folder.appendingPathComponent("serve.json")
         try Data(configuration.json.jsonText().utf8).write(to: file)
         process = try ServeChild(arguments: ["serve", "--config", file.path], folder: folder)
@@ -74,7 +76,9 @@ final class ServerFixture: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))!
     }
 
-    /// photo.jpg (200×100), logo.png (64×48 with alpha), big.png (300×300), anim.gif (3 frames 8×6), notes.png (text).
+    /// photo.jpg (200×100), logo.png (64×48 with alpha), big.png (300×300), anim.gif (3 frames 8×6), notes.png (text),
+    /// wm.png (10×10 red), fallback.png (40×30 green), border.png (a black block in white), salient.png (a red
+    /// disc on grey at the right).
     static func writeImages(to folder: URL) throws {
         let registry = PluginRegistry.standard()
         func write(_ image: DecodedImage, _ format: ImageFormat, _ name: String, options: EncodeOptions = .default)
@@ -94,6 +98,30 @@ final class ServerFixture: Sendable {
         try write(
             DecodedImage(frames: frames, loopCount: 0, format: .gif, hasAlpha: false), .gif, "anim.gif",
             options: EncodeOptions(lossless: true, allFrames: true))
+        // A 10×10 opaque red watermark and a 40×30 green fallback image (issue 24).
+        try write(
+            DecodedImage(raster: try Raster(width: 10, height: 10, fill: RGBA(255, 0, 0)), format: .png), .png, "wm.png"
+        )
+        try write(
+            DecodedImage(raster: try Raster(width: 40, height: 30, fill: RGBA(0, 255, 0)), format: .png), .png,
+            "fallback.png")
+        // border.png: 40×30 white around a 10×8 black block at (12, 9); salient.png: 300×100 grey, a red disc at x 250.
+        var borderPixels = [UInt8](repeating: 255, count: 40 * 30 * 4)
+        for y in 9..<17 { for x in 12..<22 { for c in 0..<3 { borderPixels[(y * 40 + x) * 4 + c] = 0 } } }
+        var salientPixels = [UInt8](repeating: 128, count: 300 * 100 * 4)
+        for y in 0..<100 {
+            for x in 0..<300 {
+                salientPixels[(y * 300 + x) * 4 + 3] = 255
+                guard (x - 250) * (x - 250) + (y - 50) * (y - 50) < 900 else { continue }
+                salientPixels[(y * 300 + x) * 4] = 255
+                salientPixels[(y * 300 + x) * 4 + 1] = (x / 4) % 2 == 0 ? 0 : 60
+                salientPixels[(y * 300 + x) * 4 + 2] = 0
+            }
+        }
+        let border = try Raster(width: 40, height: 30, pixels: borderPixels)
+        let salient = try Raster(width: 300, height: 100, pixels: salientPixels)
+        try write(DecodedImage(raster: border, format: .png), .png, "border.png")
+        try write(DecodedImage(raster: salient, format: .png), .png, "salient.png")
         try Data("not an image at all, just text".utf8).write(to: folder.appendingPathComponent("notes.png"))
     }
 

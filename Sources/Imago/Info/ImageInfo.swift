@@ -1,0 +1,76 @@
+import Foundation
+
+/// What `GET /info/…` and `imago info --json` report about an image: computed on the decoded (and, with options,
+/// processed) image, without encoding one.
+public struct ImageInfo: Sendable, Hashable {
+    /// The source's format (`jpeg`, …).
+    public var format: String
+    /// The upright size, in pixels.
+    public var width: Int, height: Int
+    /// How many frames, and how long each is shown (seconds; 0 for still images).
+    public var frames: Int
+    public var durations: [Double]
+    /// The source's EXIF orientation, 1–8 (1 when it has none).
+    public var orientation: Int
+    /// Whether the image has an alpha channel or transparency.
+    public var hasAlpha: Bool
+    /// The description of the ICC profile the file embedded, or nil.
+    public var iccProfile: String?
+    /// The size of the encoded source, in bytes.
+    public var bytes: Int
+    /// A ThumbHash of the first frame, in standard base64.
+    public var thumbhash: String
+    /// A BlurHash of the first frame, 4 × 3 components.
+    public var blurhash: String
+
+    /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
+    /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
+    /// pool.
+    public init(image: DecodedImage, orientation: ImageOrientation, bytes: Int) throws {
+        let (width, height) = image.orientedPixelSize
+        self.format = image.format.rawValue
+        self.width = width
+        self.height = height
+        self.frames = image.frames.count
+        self.durations = image.frames.map(\.duration)
+        self.orientation = orientation.rawValue
+        self.hasAlpha = image.hasAlpha
+        self.iccProfile = image.colorProfileDescription
+        self.bytes = bytes
+        let upright = try image.raster.oriented(image.orientation)
+        self.thumbhash = Data(try ThumbHash.encode(upright)).base64EncodedString()
+        self.blurhash = try BlurHash.encode(upright, componentsX: 4, componentsY: 3)
+    }
+
+    /// The JSON object (`format`, `width`, `height`, `frames`, `durations`, `orientation`, `hasAlpha`,
+    /// `iccProfile`, `bytes`, `thumbhash`, `blurhash`).
+    public var json: JSONValue {
+        .object([
+            "format": .string(format), "width": .number(Double(width)), "height": .number(Double(height)),
+            "frames": .number(Double(frames)), "durations": .array(durations.map { .number($0) }),
+            "orientation": .number(Double(orientation)), "hasAlpha": .bool(hasAlpha),
+            "iccProfile": iccProfile.map(JSONValue.string) ?? .null, "bytes": .number(Double(bytes)),
+            "thumbhash": .string(thumbhash), "blurhash": .string(blurhash),
+        ])
+    }
+
+    /// Loads `url` with `loader` and reports on it after `processors`: the image is decoded as stored (so its EXIF
+    /// orientation is seen), turned upright and processed on the compute threads.
+    public static func load(
+        _ request: ImageRequest, processors: [any ImageProcessor], loader: ImageLoader
+    ) async throws -> ImageInfo {
+        var request = request
+        request.processors = []
+        request.appliesOrientation = false
+        request.decodeOptions.frames = .all
+        let response = try await loader.image(for: request)
+        let image = response.image
+        return try await WorkExecutor.compute.run {
+            let upright = try OrientationProcessor().process(image)
+            let processed = try processors.reduce(upright) { try $1.process($0) }
+            return try ImageInfo(
+                image: processed, orientation: image.orientation,
+                bytes: image.encodedSize > 0 ? image.encodedSize : response.metrics.byteCount)
+        }
+    }
+}

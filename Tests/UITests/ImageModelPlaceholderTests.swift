@@ -1,0 +1,59 @@
+import Foundation
+import ImagoCore
+import ImagoTestSupport
+import Testing
+
+@testable import ImagoUI
+
+/// The ThumbHash placeholder phase: shown before the first byte, replaced by the image.
+@MainActor
+@Suite(.serialized) struct ImageModelPlaceholderTests {
+    func until(_ condition: () -> Bool) async {
+        for _ in 0..<4000 where !condition() {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
+    func redHash() throws -> [UInt8] {
+        try ThumbHash.encode(try Raster(width: 40, height: 20, fill: RGBA(220, 30, 30)))
+    }
+
+    @Test func aThumbHashIsShownBeforeTheFirstByte() async throws {
+        // The transport stalls before sending anything: only the placeholder can be on screen.
+        let environment = SteppedEnvironment(pause: 0.002, stallAfter: 0)
+        let model = ImageModel(loader: environment.loader, request: environment.request)
+        model.thumbHash = try redHash()
+        var delivered: [(ImagePhase, ImageTransaction)] = []
+        model.onPhaseChange { delivered.append(($0, $1)) }
+        model.load()
+        let placeholder = try #require(model.phase.placeholder)
+        #expect(model.isLoading && model.progress == nil && model.phase.image == nil && !model.phase.isEmpty)
+        #expect(placeholder.width == 32 && placeholder.height < 32)  // landscape, as the image
+        let pixel = placeholder.raster[16, 8]
+        #expect(abs(Int(pixel.r) - 220) <= 12 && abs(Int(pixel.g) - 30) <= 12 && abs(Int(pixel.b) - 30) <= 12)
+        #expect(delivered.count == 1 && delivered[0].1.effectiveTransition == .none)
+        model.cancel()
+    }
+
+    @Test func theImageReplacesThePlaceholder() async throws {
+        let environment = SteppedEnvironment(pause: 0.002)
+        let model = ImageModel(loader: environment.loader, request: environment.request)
+        model.thumbHash = try redHash()
+        var delivered: [ImagePhase] = []
+        model.onPhaseChange { phase, _ in delivered.append(phase) }
+        model.load()
+        await until { delivered.last?.image != nil }
+        #expect(delivered.first?.placeholder != nil)
+        #expect(delivered.last?.image != nil && delivered.last?.placeholder == nil)
+        #expect(delivered.count == 2)
+    }
+
+    @Test func bytesThatAreNoThumbHashShowNoPlaceholder() async throws {
+        let environment = SteppedEnvironment(pause: 0.002, stallAfter: 0)
+        let model = ImageModel(loader: environment.loader, request: environment.request)
+        model.thumbHash = [1, 2]
+        model.load()
+        #expect(model.phase.isEmpty && model.isLoading)
+        model.cancel()
+    }
+}
