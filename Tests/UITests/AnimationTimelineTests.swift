@@ -1,3 +1,4 @@
+import Foundation
 import ImagoCore
 import Testing
 
@@ -90,5 +91,31 @@ import Testing
         player.play()
         while player.isPlaying { try await Task.sleep(nanoseconds: 5_000_000) }
         #expect(player.isFinished && player.frameIndex == 1)
+    }
+}
+
+@MainActor
+@Suite struct ImageModelAnimationTests {
+    @Test func anAnimatedImageGetsAPlayerAndAStillOneNone() async throws {
+        let animation = try AnimationPlayerTests.animation(frames: 3, duration: 0.02, loopCount: 0)
+        var builder = PluginRegistry.Builder()
+        builder.add(AnswerInterceptor(image: animation))
+        let loader = ImageLoader(registry: builder.build())
+        let model = ImageModel(loader: loader, request: ImageRequest(url: URL(string: "shelf://host/anim")!))
+        model.load()
+        while model.phase.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        let player = try #require(model.player)
+        #expect(player.isPlaying && player.image.frames.count == 3)
+        while player.framesShown < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
+        model.request = nil
+        #expect(model.player == nil && !player.isPlaying, "a replaced image stops playing")
+    }
+}
+
+/// Answers every load with one image, without a transport.
+private struct AnswerInterceptor: ImageInterceptor {
+    let image: DecodedImage
+    func intercept(_ chain: ImageInterceptorChain) async throws -> ImageResponse {
+        ImageResponse(image: image, request: chain.request, origin: .interceptor, attempts: 0)
     }
 }
