@@ -4,82 +4,25 @@ import ImagoColor
 import ImagoCore
 
 extension AVIFCodec {
-    /// Parses the container, checks the limits against the declared size and frame count, then decodes each
-    /// frame into a pooled raster (libavif's YUV to RGBA conversion, which reduces 10 and 12 bits to 8) and
-    /// converts it from the embedded ICC profile as `options.colorProfiles` says, in place. CICP (`nclx`) colour
-    /// without a profile is what libavif's conversion makes of it: primaries and transfer are not converted.
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, threads: Int) throws -> DecodedImage {
-        guard let decoder = avifDecoderCreate() else { throw AVIFErrors.decoding("out of memory") }
-        defer { avifDecoderDestroy(decoder) }
-        decoder.pointee.maxThreads = Int32(threads)
-        decoder.pointee.ignoreExif = 1
-        decoder.pointee.ignoreXMP = 1
-        // As browsers do: accept files from older writers (no `pixi`, no alpha `ispe`); an invalid `clap` is
-        // then ignored rather than fatal.
-        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
-        // Our limits are checked right after parsing, before any frame is decoded. libavif's frame-count ceiling
-        // must be `maxFrames` itself, not lifted: the parse builds a table entry for every sample the file
-        // declares, and a 42 KB sequence can declare ten million of them (1.4 GB before our check). Its refusal
-        // is reported as `limitExceeded`, as is that of its size ceiling (16384 x 16384 pixels, the most it
-        // supports).
-        decoder.pointee.imageCountLimit = UInt32(clamping: Swift.max(options.limits.maxFrames, 1))
-        // The size ceiling goes down to `maxPixels` too: libavif hands it to dav1d as its frame-size limit, and
-        // dav1d allocates the size the AV1 stream states, whatever the `ispe` box said (a 417 B file declaring
-        // 64x48 held a 1200x1000 frame).
-        let sizeLimit = Swift.min(Swift.max(options.limits.maxPixels, 1), 16384 * 16384)
-        decoder.pointee.imageSizeLimit = UInt32(clamping: sizeLimit)
-        var result = avifDecoderSetIOMemory(
-            decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
-        guard result == AVIF_RESULT_OK else { throw AVIFErrors.decoding("cannot read the data", result: result) }
-        result = avifDecoderParse(decoder)
-        guard result == AVIF_RESULT_OK, let header = decoder.pointee.image else {
-            let detail = diagnostic(decoder)
-            if detail.contains("imageCountLimit") {
-                throw ImagoError(
-                    .limitExceeded, "too many frames: more than the limit of \(options.limits.maxFrames)")
-            }
-            throw AVIFErrors.parsing(result, diagnostic: detail)
-        }
-        let width = Int(header.pointee.width)
-        let height = Int(header.pointee.height)
-        let frameCount = Int(decoder.pointee.imageCount)
-        let wanted = options.frames == .first ? Swift.min(frameCount, 1) : frameCount
-        try options.limits.check(frames: wanted, width: width, height: height, format: .avif)
-        guard wanted > 0 else { throw AVIFErrors.decoding("the file has no image") }
-        // The `colr` box is read by the parse: the plan is made once, before any pixel.
-        let monochrome = header.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV400
-        let color = try ColorPlan(
-            profile: iccProfile(of: header), layout: monochrome ? .grayInRGBA : .rgba, options: options, format: .avif)
-
+    /// Decodes every frame (or the first) through an `AVIFFrameSource`, checking the declared frame count against
+    /// the limits before the first frame is decoded.
+    static func decode(_ data: Data, options: DecodeOptions, threads: Int) throws -> DecodedImage {
+        let source = try AVIFFrameSource(data, options: options, threads: threads)
+        let wanted = options.frames == .first ? Swift.min(source.frameCount, 1) : source.frameCount
+        try options.limits.check(
+            frames: wanted, width: source.declaredSize.width, height: source.declaredSize.height, format: .avif)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(wanted)
-        var orientation = ImageOrientation.up
-        var crop: avifCropRect?
         while frames.count < wanted {
-            result = avifDecoderNextImage(decoder)
-            guard result == AVIF_RESULT_OK, let image = decoder.pointee.image else {
-                throw AVIFErrors.decoding("frame \(frames.count) is corrupt or truncated", result: result)
+            guard let frame = try source.nextFrame() else {
+                throw AVIFErrors.decoding("frame \(frames.count) is corrupt or truncated")
             }
-            guard Int(image.pointee.width) == width, Int(image.pointee.height) == height else {
-                throw AVIFErrors.decoding("frame \(frames.count) changes the size")
-            }
-            if frames.isEmpty {
-                orientation = transformation(of: image.pointee)
-                crop = cleanAperture(of: image)
-            }
-            var raster = try toRGBA(image, color: color)
-            if let crop {
-                raster = try raster.cropped(
-                    x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
-            }
-            let duration = decoder.pointee.imageTiming.duration
-            frames.append(ImageFrame(raster: try raster.oriented(orientation), duration: duration))
+            frames.append(frame)
         }
         if frames.count == 1 { frames[0].duration = 0 }
         var decoded = DecodedImage(
-            frames: frames, loopCount: 0, format: .avif, hasAlpha: decoder.pointee.alphaPresent != 0,
-            encodedSize: bytes.count)
-        color.record(on: &decoded)
+            frames: frames, loopCount: 0, format: .avif, hasAlpha: source.hasAlpha, encodedSize: data.count)
+        source.record(on: &decoded)
         return decoded
     }
 

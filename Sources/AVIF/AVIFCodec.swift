@@ -51,9 +51,7 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
             throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
         }
         try AVIFLibrary.load(or: .decodingFailed(format: .avif))
-        return try data.withUnsafeBytes { bytes in
-            try AVIFCodec.decode(bytes, options: options, threads: threads)
-        }
+        return try AVIFCodec.decode(data, options: options, threads: threads)
     }
 
     /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`;
@@ -89,5 +87,19 @@ enum AVIFErrors {
 
     static func message(_ result: avifResult) -> String {
         avifResultToString(result).map { String(cString: $0) } ?? "error \(result.rawValue)"
+    }
+}
+
+extension AVIFCodec: AnimatedImageDecoding {
+    /// An image sequence's frames one at a time (see `AnimationFrameSource`): each frame is checked against the
+    /// per-frame limits. The frame count stays bounded by `maxFrames`: libavif builds a table entry for every sample
+    /// a file declares when it parses it.
+    public func makeFrameSource(_ data: Data, options: DecodeOptions) throws -> any AnimationFrameSource {
+        try options.limits.check(byteCount: data.count)
+        guard AVIFCodec.isAVIF(data.prefix(ImageFormat.sniffLength)) else {
+            throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
+        }
+        try AVIFLibrary.load(or: .decodingFailed(format: .avif))
+        return try AVIFFrameSource(data, options: options, threads: threads)
     }
 }

@@ -20,6 +20,11 @@ public final class ImageModel {
     public private(set) var progress: FetchProgress?
     /// Whether a load is in flight.
     public private(set) var isLoading = false
+    /// The player of the delivered image when it is animated (`nil` for a still image): a view draws
+    /// `player.currentFrame`, and pauses it while it is not visible.
+    public private(set) var player: AnimationPlayer?
+    /// Whether an animated image starts playing as soon as it is delivered.
+    @ObservationIgnored public var playsAnimations = true
 
     /// The image to show; setting another cancels the load in flight and resets the phase to `empty`.
     public var request: ImageRequest? {
@@ -146,7 +151,11 @@ public final class ImageModel {
     }
 
     private func deliver(_ phase: ImagePhase, scale: Double) {
-        if phase.response != nil { hasImage = true }
+        if let image = phase.response?.image {
+            hasImage = true
+            player = image.isAnimated ? AnimationPlayer(image: image) : nil
+            if playsAnimations { player?.play() }
+        }
         let transaction = ImageTransaction(transition: transition, origin: phase.origin, scale: scale)
         delivery.send(phase, transaction)
     }
@@ -156,6 +165,8 @@ public final class ImageModel {
         let reload = wantsImage
         cancel()
         hasImage = false
+        player?.pause()
+        player = nil
         progress = nil
         if !phase.isEmpty { delivery.send(.empty, ImageTransaction(scale: request?.scale ?? 1)) }
         if reload { load() }

@@ -3,77 +3,34 @@ import Foundation
 import ImagoCore
 
 extension GIFCodec {
-    /// Reads every record, compositing each image onto the logical screen.
+    /// Decodes every frame (or the first, when `options.frames` is `.first`) through a `GIFFrameSource`, the one
+    /// reader of GIF records, checking the whole animation against the limits before drawing the first frame.
     ///
     /// A file that breaks off (or whose data goes bad) after at least one complete frame keeps the complete
     /// frames, as Pillow, ImageMagick and browsers show them; a frame that did not decode completely is never
     /// returned, and an error before the first complete frame is a `decodingFailed` error.
-    static func decodeGIF(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> DecodedImage {
-        let reader = try GIFFileReader(bytes)
-        defer { reader.close() }
-        let screen = reader.screenSize
-        try options.limits.check(width: screen.width, height: screen.height, format: .gif)
+    static func decodeGIF(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        let source = try GIFFrameSource(data, limits: options.limits, checksTotalPixels: true)
+        let screen = source.canvasSize
         // Each frame is a full-screen canvas: check the whole animation before drawing the first one.
-        let frameCount = options.frames == .first ? 1 : max(1, GIFImageCounter.count(bytes))
+        let frameCount = options.frames == .first ? 1 : max(1, data.withUnsafeBytes { GIFImageCounter.count($0) })
         try options.limits.check(frames: frameCount, width: screen.width, height: screen.height, format: .gif)
-
-        let canvas = GIFCanvas(width: screen.width, height: screen.height)
-        var state = GIFDecodingState()
         var frames: [ImageFrame] = []
-        var failure: ImagoError?
-
-        records: while true {
-            guard let record = reader.nextRecord() else {
-                // A byte that starts no block: Pillow and ImageMagick skip it and look at the next one, so frames
-                // after junk (a second file appended, stray bytes) still count. Browsers stop at the junk; we
-                // follow the references here (see GIFWebPCorpusTests).
-                if reader.errorCode == D_GIF_ERR_WRONG_RECORD { continue }
-                failure = GIFErrors.decoding("bad record", code: reader.errorCode)
-                break
-            }
-            switch record {
-            case IMAGE_DESC_RECORD_TYPE:
-                // The next canvas is a new raster: check the frame count and total pixels before drawing it.
-                try options.limits.check(
-                    frames: frames.count + 1, width: screen.width, height: screen.height, format: .gif)
-                let error = try readImage(
-                    reader, into: canvas, state: &state, isFirst: frames.isEmpty, limits: options.limits)
-                if let error {
-                    failure = error
-                    break records
-                }
-                frames.append(ImageFrame(raster: try canvas.snapshot(), duration: state.pendingDuration))
-                canvas.end(state.pendingFrame)
-                state.endFrame()
-                if options.frames == .first { break records }
-            case EXTENSION_RECORD_TYPE:
-                guard let (code, blocks) = reader.readExtension() else {
-                    failure = GIFErrors.decoding("bad extension block", code: reader.errorCode)
-                    break records
-                }
-                state.apply(extensionCode: code, blocks: blocks)
-            case TERMINATE_RECORD_TYPE:
-                break records
-            default:
-                failure = GIFErrors.decoding("unexpected record")
-                break records
-            }
-        }
-
-        guard !frames.isEmpty else {
-            throw failure ?? GIFErrors.decoding("the file has no image")
+        while let frame = try source.nextFrame() {
+            frames.append(frame)
+            if options.frames == .first { break }
         }
         if frames.count == 1 { frames[0].duration = 0 }
         return DecodedImage(
-            frames: frames, loopCount: frames.count == 1 ? 0 : state.loopCount, format: .gif,
-            hasAlpha: canvas.mayBeTransparent, encodedSize: bytes.count)
+            frames: frames, loopCount: frames.count == 1 ? 0 : source.loopCount, format: .gif,
+            hasAlpha: source.mayBeTransparent, encodedSize: data.count)
     }
 
     /// Reads one image's descriptor and pixels onto the canvas; returns the error that stopped it, if any, and
     /// throws when the image's rectangle breaks the limits.
-    private static func readImage(
+    static func readImage(
         _ reader: GIFFileReader, into canvas: GIFCanvas, state: inout GIFDecodingState, isFirst: Bool,
-        limits: DecodeLimits
+        limits: DecodeLimits, boundsTotalWork: Bool = true
     ) throws -> ImagoError? {
         guard DGifGetImageDesc(reader.file) == GIF_OK else {
             return GIFErrors.decoding("bad image descriptor", code: reader.errorCode)
@@ -89,7 +46,7 @@ extension GIFCodec {
         // bound that work too, per frame and for the whole file, or a small file could keep the CPU busy for hours.
         try limits.check(width: Swift.max(frame.width, 1), height: Swift.max(frame.height, 1), format: .gif)
         state.decodedPixels += frame.width * frame.height
-        if state.decodedPixels > limits.maxTotalPixels {
+        if boundsTotalWork, state.decodedPixels > limits.maxTotalPixels {
             throw ImagoError(
                 .limitExceeded, "too large: the GIF's frames hold more than \(limits.maxTotalPixels) pixels")
         }

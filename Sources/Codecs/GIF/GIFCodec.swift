@@ -37,11 +37,8 @@ public struct GIFCodec: ImageDecoder, ImageEncoder {
 
     /// Decodes every frame (or the first, when `options.frames` is `.first`), checking the limits first.
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        try options.limits.check(byteCount: data.count)
-        guard GIFCodec.hasSignature(data) else {
-            throw GIFErrors.decoding("not a GIF file (no GIF87a or GIF89a signature)")
-        }
-        return try data.withUnsafeBytes { try GIFCodec.decodeGIF($0, options: options) }
+        // The frame source checks the byte limit and the signature first.
+        try GIFCodec.decodeGIF(data, options: options)
     }
 
     /// Encodes the first frame, or every frame when `options.allFrames` is set.

@@ -50,14 +50,18 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
             try options.limits.check(width: width, height: height, format: .webp)
             // Read before decoding: the scale for an upright target depends on it.
             let orientation = WebPCodec.orientation(bytes)
-            var image =
-                features.has_animation != 0
-                ? try WebPCodec.decodeAnimation(bytes, options: options)
-                : try WebPCodec.decodeStill(
-                    bytes, features: features, orientation: orientation, options: options, scaled: scaledDecoding)
+            guard features.has_animation == 0 else {
+                // The frame source applies the profile to each frame as it copies it out of libwebp's canvas.
+                var image = try WebPCodec.decodeAnimation(data, options: options)
+                image.hasAlpha = features.has_alpha != 0
+                image.orientation = orientation
+                return image
+            }
+            var image = try WebPCodec.decodeStill(
+                bytes, features: features, orientation: orientation, options: options, scaled: scaledDecoding)
             image.hasAlpha = features.has_alpha != 0
             image.orientation = orientation
-            // libwebp has no colour management: an ICCP profile is applied to the decoded frames.
+            // libwebp has no colour management: an ICCP profile is applied to the decoded pixels.
             let color = try ColorPlan(
                 profile: WebPCodec.iccProfile(bytes), layout: .rgba, options: options, format: .webp)
             image = try color.applied(to: image)
@@ -106,5 +110,17 @@ enum WebPErrors {
         case VP8_STATUS_NOT_ENOUGH_DATA: "not enough data (truncated file)"
         default: "status \(status.rawValue)"
         }
+    }
+}
+
+extension WebPCodec: AnimatedImageDecoding {
+    /// An animated WebP's frames one at a time (see `AnimationFrameSource`); each frame's canvas is checked against
+    /// the limits, not their number (a still WebP is a one-frame source).
+    public func makeFrameSource(_ data: Data, options: DecodeOptions) throws -> any AnimationFrameSource {
+        try options.limits.check(byteCount: data.count)
+        guard WebPCodec.hasSignature(data) else {
+            throw WebPErrors.decoding("not a WebP file (no RIFF/WEBP signature)")
+        }
+        return try WebPFrameSource(data, options: options)
     }
 }
