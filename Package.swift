@@ -75,7 +75,7 @@ var targets: [Target] =
         // Test helpers shared by the test targets (loopback server, corpus location, bundled fixtures); no product.
         .target(name: "ImagoTestSupport", dependencies: ["ImagoCore"], path: "Tests/Support"),
         .testTarget(name: "CoreTests", dependencies: ["ImagoCore", "ImagoTestSupport"]),
-        .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoTestSupport"]),
+        .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoCore", "ImagoTestSupport"]),
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts"]),

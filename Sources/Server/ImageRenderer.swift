@@ -9,7 +9,6 @@ struct ImageRenderer: Sendable {
     let settings: ServeSettings
     /// The operator's own sources (watermark, fallback image), which the source policy does not confine.
     let trusted: TrustedSources
-    let lastModified: LastModifiedLog?
 
     var maxOutputSide: Int { settings.maxOutputSide }
 
@@ -18,7 +17,7 @@ struct ImageRenderer: Sendable {
         let processors = try await self.processors(for: options)
         let request = self.request(for: url, options: options, format: format, processors: processors)
         let response = try await loader.image(for: request)
-        return try await encode(response, options: options, format: format, lastModified: lastModified?.value(for: url))
+        return try await encode(response, options: options, format: format, lastModified: response.sourceLastModified)
     }
 
     /// The fallback image processed with the request's options, served with `fallbackStatus` and a short max-age.

@@ -35,7 +35,7 @@ extension ImageServer {
                     let body = Data(info.json.jsonText(pretty: false).utf8)
                     return RenderedImage(
                         body: body, contentType: "application/json", etag: "\"" + SHA256.hex(body).prefix(32) + "\"",
-                        sourceOrigin: "network", lastModified: renderer.lastModified?.value(for: job.url))
+                        sourceOrigin: "network", lastModified: info.sourceLastModified)
                 }
                 results.store(rendered, for: job.key)
                 return rendered

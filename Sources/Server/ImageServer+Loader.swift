@@ -27,9 +27,7 @@ extension ImageServer {
         if configuration.loader.pixelMemoryBudget == nil {
             configuration.loader.pixelMemoryBudget = Self.defaultPixelMemoryBudget
         }
-        // Every transport is wrapped so the server can pass the source's `Last-Modified` on.
-        let registry = LastModifiedTransport.wrapping(
-            try factories.configured(by: configuration), log: LastModifiedLog())
+        let registry = try factories.configured(by: configuration)
         return ImageLoader(
             registry: registry, settings: configuration.loader, sourcePolicy: SourcePolicy(settings: settings))
     }

@@ -45,9 +45,7 @@ public final class ImageServer: Sendable {
         self.results = ResultCache(capacity: settings.resultCacheBytes)
         self.signer = URLSigner(keys: settings.signingKeys)
         self.policy = SourcePolicy(settings: settings)
-        self.renderer = ImageRenderer(
-            loader: loader, settings: settings, trusted: TrustedSources(loader: loader),
-            lastModified: LastModifiedLog.log(in: loader.registry))
+        self.renderer = ImageRenderer(loader: loader, settings: settings, trusted: TrustedSources(loader: loader))
         self.presets = loader.registry.presets.compactMapValues { processors in
             processors.count == 1 ? (processors[0] as? OptionsProcessor)?.text : nil
         }

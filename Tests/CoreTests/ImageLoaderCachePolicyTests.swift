@@ -145,3 +145,24 @@ import Testing
         #expect(env.imageCache.storeCount == 1)
     }
 }
+
+@Suite struct SourceLastModifiedTests {
+    @Test func theSourcesLastModifiedReachesTheResponseAlsoFromTheDataCache() async throws {
+        let stamp = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let env = FakeEnvironment()
+        env.transport.serve(
+            "/a",
+            FakeTransport.Behavior(
+                data: FakeDecoder.encode(),
+                metadata: TransportMetadata(statusCode: 200, lastModified: stamp, cacheControl: "max-age=600")))
+        let fetched = try await env.loader.image(for: env.request("/a"))
+        await env.loader.waitForPendingWrites()
+        #expect(fetched.origin == .network && fetched.sourceLastModified == stamp)
+        // A second loader over the same data cache, without a memory cache: the entry kept the header.
+        var builder = PluginRegistry.Builder(env.registry)
+        builder.imageCache = nil
+        let cached = try await ImageLoader(registry: builder.build()).image(for: env.request("/a"))
+        #expect(cached.origin == .dataCache && cached.sourceLastModified == stamp)
+        #expect(env.transport.callCount == 1)
+    }
+}

@@ -42,6 +42,15 @@ import Testing
         #expect(recording.metadata.first?.statusCode == nil)
     }
 
+    @Test func reportsTheFilesModificationTimeAsLastModified() async throws {
+        let sandbox = try Sandbox()
+        let url = try sandbox.file("dated.bin", size: 10)
+        let date = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
+        let fetched = try await FileTransport().fetchAll(TransportRequest(url: url))
+        #expect(fetched.metadata.lastModified == "Wed, 21 Oct 2015 07:28:00 GMT")
+    }
+
     @Test func reportsProgressAgainstTheFileSize() async throws {
         let sandbox = try Sandbox()
         let url = try sandbox.file("progress.bin", size: 10_000)

@@ -47,6 +47,9 @@ public struct ImageResponse: Sendable {
     public var metrics: LoadMetrics
     /// For origin `dataCache`, the layer that answered: `disk`, `redis`, or a user's cache by its name.
     public var cacheLayer: String?
+    /// The source's `Last-Modified` (an HTTP date), when its transport gave one (HTTP, files) or the data-cache
+    /// entry kept it, for a service that passes it on.
+    public var sourceLastModified: String?
     /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
     /// from the bytes so far, processed as the final image will be, never cached.
     public var isPreview = false
@@ -54,8 +57,9 @@ public struct ImageResponse: Sendable {
     /// Creates a response.
     public init(
         image: DecodedImage, request: ImageRequest, origin: ImageOrigin, attempts: Int,
-        metrics: LoadMetrics = LoadMetrics(), cacheLayer: String? = nil
+        metrics: LoadMetrics = LoadMetrics(), cacheLayer: String? = nil, sourceLastModified: String? = nil
     ) {
+        self.sourceLastModified = sourceLastModified
         self.image = image
         self.request = request
         self.origin = origin

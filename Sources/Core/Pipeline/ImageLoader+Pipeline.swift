@@ -105,7 +105,7 @@ extension ImageLoader {
             return LoadedImage(
                 image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
                 decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count,
-                reservation: reservation, cacheLayer: bytes.cacheLayer)
+                reservation: reservation, cacheLayer: bytes.cacheLayer, sourceLastModified: bytes.lastModified)
         } catch {
             // A decode or processing failure still says how many fetches were made.
             throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
@@ -127,7 +127,7 @@ extension ImageLoader {
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
                 data: entry.data, origin: .dataCache, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
-                cacheLayer: entry.layer)
+                cacheLayer: entry.layer, lastModified: entry.metadata.lastModified)
         case .stale(let entry): stale = entry
         case .miss: break
         }
@@ -159,8 +159,8 @@ extension ImageLoader {
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
                 data: stale.data, origin: .dataCache, attempts: attempts,
-                fetchDuration: start.duration(to: .now).seconds,
-                cacheLayer: stale.layer)
+                fetchDuration: start.duration(to: .now).seconds, cacheLayer: stale.layer,
+                lastModified: fetched.metadata.lastModified ?? stale.metadata.lastModified)
         }
         if let policy, let dataCache = registry.dataCache,
             let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
@@ -168,7 +168,8 @@ extension ImageLoader {
             storeInBackground(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, work: work)
         }
         return FetchedBytes(
-            data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds)
+            data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
+            lastModified: fetched.metadata.lastModified)
     }
 
     /// Writes `entry` to the data cache without holding up the fetch. Its event goes to the loads waiting for the

@@ -6,8 +6,10 @@ struct FetchedBytes: Sendable {
     var origin: ImageOrigin
     var attempts: Int
     var fetchDuration: Double
-    /// The data cache layer that answered, for origin `disk`.
+    /// The data cache layer that answered, for origin `dataCache`.
     var cacheLayer: String? = nil
+    /// The source's `Last-Modified`, from the transport or kept with the data-cache entry.
+    var lastModified: String? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -21,13 +23,14 @@ struct LoadedImage: Sendable {
     /// The image's share of the pixel budget, given back when the last copy of this value goes (at hand-over).
     var reservation: PixelMemoryBudget.Reservation?
     var cacheLayer: String? = nil
+    var sourceLastModified: String? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
         ImageResponse(
             image: image, request: request, origin: origin, attempts: attempts,
             metrics: LoadMetrics(
                 totalDuration: totalDuration, fetchDuration: fetchDuration, decodeDuration: decodeDuration,
-                byteCount: byteCount), cacheLayer: cacheLayer)
+                byteCount: byteCount), cacheLayer: cacheLayer, sourceLastModified: sourceLastModified)
     }
 }
 

@@ -22,6 +22,8 @@ public struct ImageInfo: Sendable, Hashable {
     public var thumbhash: String
     /// A BlurHash of the first frame, 4 × 3 components.
     public var blurhash: String
+    /// The source's `Last-Modified`, when its transport or the data cache gave one (not part of `json`).
+    public var sourceLastModified: String?
 
     /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
     /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
@@ -65,12 +67,14 @@ public struct ImageInfo: Sendable, Hashable {
         request.decodeOptions.frames = .all
         let response = try await loader.image(for: request)
         let image = response.image
-        return try await WorkExecutor.compute.run {
+        var info = try await WorkExecutor.compute.run {
             let upright = try OrientationProcessor().process(image)
             let processed = try processors.reduce(upright) { try $1.process($0) }
             return try ImageInfo(
                 image: processed, orientation: image.orientation,
                 bytes: image.encodedSize > 0 ? image.encodedSize : response.metrics.byteCount)
         }
+        info.sourceLastModified = response.sourceLastModified
+        return info
     }
 }

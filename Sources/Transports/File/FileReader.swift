@@ -64,7 +64,8 @@ final class FileReader: Sendable {
             let file = try OpenFile(url, root: configuration.root, maxBytes: configuration.maxBytes)
             phase = .reading(file, received: 0)
             let head = TransportMetadata(
-                expectedLength: file.size, finalURL: URL(fileURLWithPath: file.path, isDirectory: false))
+                expectedLength: file.size, lastModified: HTTPDate.string(from: file.modified),
+                finalURL: URL(fileURLWithPath: file.path, isDirectory: false))
             // A file of one chunk is read with its opening: one trip to the I/O threads for the whole fetch.
             if file.size > 0, file.size <= configuration.chunkSize, case .bytes(let data)? = try advance(&phase) {
                 guard case .done = phase else {

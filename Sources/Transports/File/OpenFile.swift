@@ -17,6 +17,8 @@ struct OpenFile {
     let path: String
     /// The size when opened.
     let size: Int64
+    /// The last modification when opened, for `Last-Modified`.
+    let modified: Date
     private let descriptor: Int32
 
     /// Resolves `url`'s path, refuses it outside `root`, opens it, and checks it is a regular file of at most
@@ -75,6 +77,7 @@ struct OpenFile {
         }
         self.descriptor = descriptor
         self.size = Int64(info.st_size)
+        self.modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
     }
 
     /// Reads up to `count` bytes; empty at the end of the file. The buffer is not zeroed first: the read fills
