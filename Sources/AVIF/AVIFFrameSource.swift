@@ -111,7 +111,8 @@ final class AVIFFrameSource: AnimationFrameSource {
         }
         var raster = try AVIFCodec.toRGBA(image, color: color)
         if let crop {
-            raster = try raster.cropped(x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
+            raster = try raster.cropped(
+                x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
         }
         framesInLoop += 1
         return ImageFrame(raster: try raster.oriented(orientation), duration: decoder.pointee.imageTiming.duration)
