@@ -163,7 +163,7 @@ targets.append(contentsOf: [
 // The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
 // redis-server child (started with the tests' helper).
 targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
-targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport"]
+targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport", "ImagoServer"]
 // `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, and the ImagoServer
 // module (routing, options, signing, source policy, result cache, metrics) the CLI's `serve` command starts.
 products.append(.library(name: "ImagoServer", targets: ["ImagoServer"]))
