@@ -65,24 +65,25 @@ enum ServeFloorBenchmark {
                 }
             }
         }
-        print("serve-floor: CPU ms per request (wall ms), median of \(runs) runs of \(batch), interleaved; x floor")
+        print(
+            "serve-floor: CPU ms per request, median of \(runs) runs of \(batch) (best, wall median), interleaved;"
+                + " ratio of medians to the floor")
         for (index, benchmark) in cases.enumerated() {
             let medians = cpu[index].map(BenchmarkCase.median)
+            let best = cpu[index].map { $0.min() ?? 0 }
             let walls = wall[index].map(BenchmarkCase.median)
             let cells = benchmark.paths.indices.map {
                 String(
-                    format: "%@ %6.2f (%6.2f) %5.3fx", benchmark.paths[$0].0, medians[$0], walls[$0],
+                    format: "%@ %6.2f (%6.2f, %6.2f) %5.3fx", benchmark.paths[$0].0, medians[$0], best[$0], walls[$0],
                     medians[$0] / medians[0])
-
             }
             print(benchmark.name)
             print("    " + cells.prefix(3).joined(separator: "  "))
             if cells.count > 3 {
-                print(
-                    "    steps (CPU ms): "
-                        + benchmark.paths.indices.dropFirst(3).map {
-                            String(format: "%@ %.2f", benchmark.paths[$0].0, medians[$0])
-                        }.joined(separator: ", "))
+                let steps = benchmark.paths.indices.dropFirst(3).map {
+                    String(format: "%@ %.2f", benchmark.paths[$0].0, medians[$0])
+                }
+                print("    steps (CPU ms): " + steps.joined(separator: ", "))
             }
         }
     }

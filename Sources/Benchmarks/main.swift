@@ -46,6 +46,11 @@ if let index = CommandLine.arguments.firstIndex(of: "serve-floor") {
     try ServeFloorBenchmark.run(runs: options.runs, formats: Array(formats))
     exit(0)
 }
+// Issue 28's PNG question: libspng against libpng, and zlib levels for PNG output (PNGSpngBenchmark.swift).
+if options.filter == "png-spng" {
+    try PNGSpngBenchmark.run(runs: min(options.runs, 15))
+    exit(0)
+}
 // Issue 24's filters against Pillow in a python3 child (FilterBenchmark.swift).
 if options.filter == "filters" {
     try FilterBenchmark.run(runs: min(options.runs, 10))
