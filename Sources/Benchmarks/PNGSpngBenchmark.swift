@@ -19,9 +19,10 @@ enum PNGSpngBenchmark {
         let floor = imago_floor_create()!
         defer { imago_floor_destroy(floor) }
         var buffer = [UInt8]()
+        var spngBuffer = [UInt8]()
         let paths: [(String, () throws -> Void)] = [
             ("libpng (simplified API, floor)", { _ = try libpngDecode(data, into: &buffer) }),
-            ("libspng RGBA8", { _ = try spngDecode(data) }),
+            ("libspng RGBA8 (reused buffer)", { _ = try spngDecode(data, into: &spngBuffer) }),
             ("PNGCodec (libpng)", { _ = try codec.decode(data, options: plain) }),
         ]
         var times = [[Double]](repeating: [], count: paths.count)
@@ -52,11 +53,12 @@ enum PNGSpngBenchmark {
         for case let path as String in walker where path.hasSuffix(".png") {
             guard let data = FileManager.default.contents(atPath: corpus + "/" + path) else { continue }
             let ours = try? codec.decode(data, options: options)
-            let theirs = try? spngDecode(data)
+            var pixels = [UInt8]()
+            let theirs = try? spngDecode(data, into: &pixels)
             switch (ours, theirs) {
             case (let ours?, let theirs?):
-                let pixels = ours.raster.withUnsafeBytes { Array($0) }
-                if ours.width == theirs.width && ours.height == theirs.height && pixels == theirs.pixels {
+                let ourPixels = ours.raster.withUnsafeBytes { Array($0) }
+                if ours.width == theirs.width && ours.height == theirs.height && ourPixels == pixels {
                     same += 1
                 } else {
                     different.append(path)
@@ -104,7 +106,8 @@ enum PNGSpngBenchmark {
         }
     }
 
-    static func spngDecode(_ data: Data) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+    /// libspng to RGBA8 (tRNS applied, no gamma) into `buffer`, which is grown when too small.
+    static func spngDecode(_ data: Data, into buffer: inout [UInt8]) throws -> (width: Int, height: Int) {
         guard let context = spng_ctx_new(0) else { throw BenchmarkFailure("spng_ctx_new") }
         defer { spng_ctx_free(context) }
         return try data.withUnsafeBytes { bytes in
@@ -118,12 +121,12 @@ enum PNGSpngBenchmark {
             var size = 0
             let format = Int32(SPNG_FMT_RGBA8.rawValue)
             guard spng_decoded_image_size(context, format, &size) == 0 else { throw BenchmarkFailure("spng size") }
-            var pixels = [UInt8](repeating: 0, count: size)
-            let status = pixels.withUnsafeMutableBytes {
+            if buffer.count != size { buffer = [UInt8](repeating: 0, count: size) }
+            let status = buffer.withUnsafeMutableBytes {
                 spng_decode_image(context, $0.baseAddress, size, format, Int32(SPNG_DECODE_TRNS.rawValue))
             }
             guard status == 0 else { throw BenchmarkFailure("spng decode \(status)") }
-            return (Int(header.width), Int(header.height), pixels)
+            return (Int(header.width), Int(header.height))
         }
     }
 

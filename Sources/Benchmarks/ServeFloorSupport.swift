@@ -119,6 +119,12 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
 /// The JPEG case's steps timed apart: decode, resize, encode, for the floor (its own buffers) and for Imago (the
 /// codec and the processor called directly, without the loader).
 enum JPEGSteps {
+    /// The size of the 3/8 decode, for the resize after it.
+    final class SmallerDecode {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+    }
+
     static func paths(
         data: Data, decode: DecodeOptions, resize: ResizeProcessor, encoder: any ImageEncoder, options: EncodeOptions,
         eighths: Int, fast: Int32
@@ -130,6 +136,7 @@ enum JPEGSteps {
         let (width, height) = (UInt32(decoded.width), UInt32(decoded.height))
         let (outWidth, outHeight) = (UInt32(resized.width), UInt32(resized.height))
         let body = try encoder.encode(resized, options: options)
+        let smaller = SmallerDecode()
         return [
             (
                 "floor-decode",
@@ -145,15 +152,19 @@ enum JPEGSteps {
             ("floor-resize", { _ = imago_floor_resize_decoded(floor, width, height, outWidth, outHeight) }),
             ("floor-encode", { _ = imago_floor_jpeg_encode(floor, outWidth, outHeight, Int32(options.quality)) }),
             (
-                // The whole floor at the next smaller DCT scale with a scalar IDCT (3/8 instead of 4/8).
-                "floor-\(eighths - 1)/8",
+                // The floor's decode and resize at the next smaller DCT scale (3/8 instead of 4/8: a scalar IDCT).
+                "floor-decode-\(eighths - 1)/8",
                 {
                     _ = data.withUnsafeBytes {
-                        imago_floor_jpeg(
+                        imago_floor_jpeg_decode(
                             floor, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, UInt32(eighths - 1),
-                            fast, outWidth, outHeight, Int32(options.quality))
+                            fast, &smaller.width, &smaller.height)
                     }
                 }
+            ),
+            (
+                "floor-resize-\(eighths - 1)/8",
+                { _ = imago_floor_resize_decoded(floor, smaller.width, smaller.height, outWidth, outHeight) }
             ),
             ("imago-decode", { _ = try codec.decode(data, options: decode) }),
             ("imago-resize", { _ = try resize.process(decoded) }),

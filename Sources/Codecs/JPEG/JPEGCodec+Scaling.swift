@@ -9,9 +9,8 @@ extension JPEGCodec {
         var fast: Bool
     }
 
-    /// The smallest DCT scale, in eighths, whose output still covers `options`' target size (4/8 rather than the
-    /// slower 3/8), and whether the output is shrunk further (then the fast IDCT and plain upsampling cost nothing
-    /// visible, as in Pillow's draft mode).
+    /// The smallest DCT scale, in eighths, whose output still covers `options`' target size, and whether the output
+    /// is shrunk further (then the fast IDCT and plain upsampling cost nothing visible, as in Pillow's draft mode).
     /// A full-size, full-quality decode without a target or with `scaledDecoding` off. `width` × `height` is the
     /// stored size and `orientation` the EXIF one (reported, not applied), so an upright target is compared with
     /// the upright size.
@@ -26,10 +25,7 @@ extension JPEGCodec {
         // For fit the image must cover the target along its limiting side; for fill along both.
         let allowed = options.contentMode == .fit ? max(sx, sy) : min(sx, sy)
         guard allowed > 1 else { return ScaledDecode(eighths: 8, fast: false) }
-        var eighths = min(8, max(1, Int((8 / allowed).rounded(.up))))
-        // libjpeg-turbo has SIMD IDCTs only at 1/8, 2/8, 4/8 and 8/8: a 3/8 decode costs more than a 4/8 one plus
-        // the larger resize after it (imago-bench serve-floor), and 4/8 keeps more detail.
-        if eighths == 3 { eighths = 4 }
+        let eighths = min(8, max(1, Int((8 / allowed).rounded(.up))))
         // The decoded size over the needed size, along the limiting side.
         let furtherShrink = allowed * Double(eighths) / 8
         return ScaledDecode(eighths: eighths, fast: furtherShrink >= Self.fastDecodeShrink)
