@@ -8,12 +8,14 @@ import Synchronization
 /// Issue 28: the serve path against its physical floor. A ~2040x1356 photo made a 512 px wide image of its own
 /// format at quality 80 three ways, interleaved in one process:
 /// - **floor**: the C libraries called directly (imago_floor.c; libwebp from Swift): the same reduced decode
-///   Imago chooses, a minimal fixed-point Catmull-Rom resize to the same size, the encoder at the same settings;
+///   Imago chooses, a minimal SSE2 Catmull-Rom resize to the same size, the encoder at the same settings;
 /// - **imago**: the serve loader (file transport, scaled decode, `ResizeProcessor`) and the encoder, without HTTP;
 /// - **serve**: `GET /unsafe/w=512,q=80/plain/file…` to an in-process `ImageServer` on loopback, result cache off.
-/// Figures are process CPU per request (every thread), medians over the runs; ratios are to the floor.
+/// Figures are process CPU per request (every thread), medians over the runs (best and wall time beside them);
+/// ratios are to the floor. The JPEG case also times the steps apart (decode, resize, encode, the 3/8 scale, the
+/// ETag hash). `IMAGO_FLOOR_ONLY=imago` (a comma-separated list of path names) runs only those, for a profiler.
 ///
-///     imago-bench serve-floor [--runs N]
+///     imago-bench serve-floor [--runs N] [jpeg] [png] [webp]
 enum ServeFloorBenchmark {
     static let width = 512
     static let quality = 80

@@ -1,5 +1,5 @@
-// The serve path's floor for imago-bench (issue 28): libjpeg-turbo and libpng called directly, with a minimal
-// fixed-point resize between decode and encode. See include/imago_floor.h.
+// The serve path's floor for imago-bench (issue 28): libjpeg-turbo called directly (libpng: imago_floor_png.c), with
+// a minimal SSE2 Catmull-Rom resize between decode and encode. See include/imago_floor.h.
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -8,20 +8,8 @@
 
 #include <emmintrin.h>
 #include <jpeglib.h>
-#include <png.h>
 
-#include "imago_floor.h"
-
-struct imago_floor {
-    uint8_t *decoded;
-    size_t decoded_capacity;
-    uint8_t *output;
-    size_t output_capacity;
-    uint8_t *encoded;
-    size_t encoded_size;
-    size_t encoded_capacity;
-    jmp_buf jump;
-};
+#include "imago_floor_internal.h"
 
 imago_floor *imago_floor_create(void) { return calloc(1, sizeof(imago_floor)); }
 
@@ -31,14 +19,6 @@ void imago_floor_destroy(imago_floor *floor) {
     free(floor->output);
     free(floor->encoded);
     free(floor);
-}
-
-static int reserve(uint8_t **buffer, size_t *capacity, size_t size) {
-    if (*capacity >= size) return 0;
-    free(*buffer);
-    *buffer = malloc(size);
-    *capacity = *buffer ? size : 0;
-    return *buffer ? 0 : 1;
 }
 
 const uint8_t *imago_floor_pixels(const imago_floor *floor) { return floor->output; }
@@ -117,7 +97,7 @@ int imago_floor_resize(imago_floor *floor, const uint8_t *pixels, uint32_t width
     __m128 *source = malloc((size_t)(width > output_width ? width : output_width) * sizeof(__m128));
     __m128 *lanes = xk ? malloc((size_t)output_width * xtaps * sizeof(__m128)) : NULL;
     if (!xk || !yk || !ring || !holds || !source || !lanes ||
-        reserve(&floor->output, &floor->output_capacity, row_bytes * output_height)) {
+        imago_floor_reserve(&floor->output, &floor->output_capacity, row_bytes * output_height)) {
         free(xk), free(yk), free(xs), free(ys), free(ring), free(holds), free(source), free(lanes);
         return 1;
     }
@@ -196,7 +176,7 @@ int imago_floor_jpeg_decode(imago_floor *floor, const uint8_t *data, size_t size
     d.out_color_space = JCS_EXT_RGBA;
     jpeg_start_decompress(&d);
     size_t stride = (size_t)d.output_width * 4;
-    if (reserve(&floor->decoded, &floor->decoded_capacity, stride * d.output_height)) longjmp(floor->jump, 1);
+    if (imago_floor_reserve(&floor->decoded, &floor->decoded_capacity, stride * d.output_height)) longjmp(floor->jump, 1);
     while (d.output_scanline < d.output_height) {
         JSAMPROW rows[16];
         JDIMENSION count = d.output_height - d.output_scanline;
@@ -259,66 +239,4 @@ size_t imago_floor_jpeg(imago_floor *floor, const uint8_t *data, size_t size, un
         imago_floor_resize_decoded(floor, width, height, output_width, output_height))
         return 0;
     return imago_floor_jpeg_encode(floor, output_width, output_height, quality);
-}
-
-// MARK: PNG
-
-static void png_fail(png_structp png, png_const_charp message) {
-    (void)message;
-    longjmp(((imago_floor *)png_get_error_ptr(png))->jump, 1);
-}
-
-static void png_write_data(png_structp png, png_bytep data, png_size_t length) {
-    imago_floor *floor = png_get_io_ptr(png);
-    size_t needed = floor->encoded_size + length;
-    if (needed > floor->encoded_capacity) {
-        size_t capacity = needed * 2;
-        uint8_t *grown = realloc(floor->encoded, capacity);
-        if (!grown) png_error(png, "out of memory");
-        floor->encoded = grown;
-        floor->encoded_capacity = capacity;
-    }
-    memcpy(floor->encoded + floor->encoded_size, data, length);
-    floor->encoded_size = needed;
-}
-
-static void png_flush_data(png_structp png) { (void)png; }
-
-size_t imago_floor_png_encode(imago_floor *floor, uint32_t width, uint32_t height, int compression_level, int filters) {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, floor, png_fail, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info || setjmp(floor->jump)) {
-        if (png) png_destroy_write_struct(&png, info ? &info : NULL);
-        return 0;
-    }
-    floor->encoded_size = 0;
-    png_set_write_fn(png, floor, png_write_data, png_flush_data);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, compression_level);
-    if (filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_write_info(png, info);
-    png_set_filler(png, 0, PNG_FILLER_AFTER);
-    for (uint32_t y = 0; y < height; y++) png_write_row(png, floor->output + (size_t)y * width * 4);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    return floor->encoded_size;
-}
-
-size_t imago_floor_png(imago_floor *floor, const uint8_t *data, size_t size, uint32_t output_width,
-                       uint32_t output_height, int compression_level) {
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, size)) return 0;
-    image.format = PNG_FORMAT_RGBA;
-    size_t stride = (size_t)image.width * 4;
-    if (reserve(&floor->decoded, &floor->decoded_capacity, stride * image.height) ||
-        !png_image_finish_read(&image, NULL, floor->decoded, (png_int_32)stride, NULL)) {
-        png_image_free(&image);
-        return 0;
-    }
-    if (imago_floor_resize(floor, floor->decoded, image.width, image.height, stride, output_width, output_height))
-        return 0;
-    return imago_floor_png_encode(floor, output_width, output_height, compression_level, 0);
 }

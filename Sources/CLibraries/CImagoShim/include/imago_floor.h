@@ -12,9 +12,9 @@ typedef struct imago_floor imago_floor;
 imago_floor *imago_floor_create(void);
 void imago_floor_destroy(imago_floor *floor);
 
-/// Resizes RGBA rows to `output_width` x `output_height` with a Catmull-Rom filter widened by the scale
-/// (Pillow's fixed-point separable resample: horizontal pass into 8-bit rows, then vertical); the result stays in
-/// the floor's buffer (see imago_floor_pixels). Returns 0 on success.
+/// Resizes RGBA rows to `output_width` x `output_height` with a Catmull-Rom filter widened by the scale (separable,
+/// one SSE2 float vector a pixel: each source row converted once, resampled horizontally into a ring of rows, then
+/// summed vertically); the result stays in the floor's buffer (see imago_floor_pixels). Returns 0 on success.
 int imago_floor_resize(imago_floor *floor, const uint8_t *pixels, uint32_t width, uint32_t height,
                        size_t bytes_per_row, uint32_t output_width, uint32_t output_height);
 /// The last resize's output: `output_width` * 4 bytes a row.
