@@ -163,7 +163,13 @@ targets.append(contentsOf: [
 // The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
 // redis-server child (started with the tests' helper).
 targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
-targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += ["CHiredis", "ImagoTestSupport"]
+// libspng (issue 28): measured against libpng in imago-bench only (`png-spng`); the PNG codec stays on libpng.
+targets.append(
+    .systemLibrary(
+        name: "CSPNG", path: "Sources/CLibraries/CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]))
+targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += [
+    "CHiredis", "ImagoTestSupport", "ImagoServer", "CSPNG",
+]
 // `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, and the ImagoServer
 // module (routing, options, signing, source policy, result cache, metrics) the CLI's `serve` command starts.
 products.append(.library(name: "ImagoServer", targets: ["ImagoServer"]))

@@ -2,7 +2,7 @@
 # Installs the Debian packages Imago builds against (the C codec libraries) and the tests use (python3 for the
 # loopback test server). Idempotent; needs root or sudo.
 set -euo pipefail
-packages=(libpng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
+packages=(libpng-dev libspng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
     libvips-tools colord-data icc-profiles-free python3-pil python3-numpy libhiredis-dev redis-server redis-tools
     libmicrohttpd-dev curl wrk python3-venv)

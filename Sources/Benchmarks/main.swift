@@ -39,6 +39,18 @@ if options.filter == "previews-cpu" {
     try PreviewCPUBenchmark.run(runs: min(options.runs, 5))
     exit(0)
 }
+// Issue 28's serve path against the C libraries' own work (ServeFloorBenchmark.swift).
+if let index = CommandLine.arguments.firstIndex(of: "serve-floor") {
+    // `serve-floor [--runs N] [jpeg|png|webp …]`; IMAGO_FLOOR_ONLY=imago runs that path alone (for a profiler).
+    let formats = CommandLine.arguments[(index + 1)...].filter { ["jpeg", "png", "webp"].contains($0) }
+    try ServeFloorBenchmark.run(runs: options.runs, formats: Array(formats))
+    exit(0)
+}
+// Issue 28's PNG question: libspng against libpng, and zlib levels for PNG output (PNGSpngBenchmark.swift).
+if options.filter == "png-spng" {
+    try PNGSpngBenchmark.run(runs: min(options.runs, 15))
+    exit(0)
+}
 // Issue 24's filters against Pillow in a python3 child (FilterBenchmark.swift).
 if options.filter == "filters" {
     try FilterBenchmark.run(runs: min(options.runs, 10))

@@ -159,12 +159,17 @@ extension ImageTransport {
                                 .tooLarge, "too large: \(expected) bytes exceeds the limit of \(maxBytes) bytes",
                                 source: request.url.absoluteString)
                         }
-                        data.reserveCapacity(Int(expected))
                     }
                     progress?(FetchProgress(received: 0, expected: head.expectedLength))
                 case .bytes(let chunk):
                     chunks?(chunk, data.count)
-                    data.append(chunk)
+                    // A first chunk that is the whole body is kept as it is, not copied into a buffer of its own.
+                    if data.isEmpty, chunk.startIndex == 0, chunk.count == metadata.expectedLength.map(Int.init) {
+                        data = chunk
+                    } else {
+                        if data.isEmpty, let expected = metadata.expectedLength { data.reserveCapacity(Int(expected)) }
+                        data.append(chunk)
+                    }
                     if data.count > maxBytes {
                         throw ImagoError(
                             .tooLarge, "too large: more than \(maxBytes) bytes", source: request.url.absoluteString)
