@@ -67,7 +67,7 @@ struct ImageRenderer: Sendable {
         let body = try await BlockingWork.run {
             try Self.encode(frozen, with: encoder, options: encoding, format: output, maxBytes: options.maxBytes)
         }
-        let etag = "\"" + SHA256.hex(body).prefix(32) + "\""
+        let etag = RenderedImage.etag(for: body)
         return RenderedImage(
             body: body, contentType: OutputFormat.contentType(of: output), etag: etag,
             sourceOrigin: response.origin.rawValue, lastModified: lastModified)

@@ -34,7 +34,7 @@ extension ImageServer {
                         ImageRequest(url: job.url, decodeOptions: decode), processors: processors, loader: loader)
                     let body = Data(info.json.jsonText(pretty: false).utf8)
                     return RenderedImage(
-                        body: body, contentType: "application/json", etag: "\"" + SHA256.hex(body).prefix(32) + "\"",
+                        body: body, contentType: "application/json", etag: RenderedImage.etag(for: body),
                         sourceOrigin: "network", lastModified: info.sourceLastModified)
                 }
                 results.store(rendered, for: job.key)
