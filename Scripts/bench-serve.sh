@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # imago serve against thumbor on this machine: 512 px JPEG thumbnails of ~2000x1350 photos read from local files,
 # caches off on both sides, 8 connections (wrk), one thumbor process per core. Prints requests/s, p50/p95 latency,
-# errors and peak RSS of each, and the ratios the issue asks for (throughput >= 2x, p95 <= 0.6x, RSS <= thumbor's).
+# errors, the server's CPU time per request (its processes' user + system time over the run) and peak RSS of each,
+# and the ratios the issue asks for (throughput >= 2x, p95 <= 0.6x, RSS <= thumbor's).
 #
 #   Scripts/bench-serve.sh [seconds]        (default 20 per server; needs wrk, vips, python3-venv and PyPI for thumbor)
 #
@@ -91,10 +92,27 @@ peak_rss() {
     echo $((total / 1024))
 }
 
-run_wrk() {  # path-prefix path-suffix base-url
+# CPU time (user + system, in clock ticks) of a process and its children so far.
+cpu_ticks() {
+    local total=0 pid
+    for pid in $1 $(pgrep -P "$1" || true); do
+        local ticks
+        ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        total=$((total + ${ticks:-0}))
+    done
+    echo $total
+}
+
+run_wrk() {  # path-prefix path-suffix base-url server-pid; adds the server's CPU ms per request to the RESULT line
     curl -sf -o "$work/check.jpg" "$3$1""0""$2" || { echo "the first thumbnail failed: $3$1""0""$2" >&2; return 1; }
     wrk -t 2 -c 8 -d 3s -s "$work/paths.lua" "$3" -- "$1" "$2" >/dev/null  # warm-up
-    wrk -t 2 -c 8 -d "${seconds}s" --timeout 10s -s "$work/paths.lua" "$3" -- "$1" "$2" | grep RESULT
+    local before result after requests
+    before=$(cpu_ticks "$4")
+    result=$(wrk -t 2 -c 8 -d "${seconds}s" --timeout 10s -s "$work/paths.lua" "$3" -- "$1" "$2" | grep RESULT)
+    after=$(cpu_ticks "$4")
+    requests=$(echo "$result" | sed -E 's/.*requests=([0-9]+).*/\1/')
+    echo "$result cpu_ms=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+        'BEGIN { printf "%.1f", n > 0 ? t / hz * 1000 / n : 0 }')"
 }
 
 port_imago=18480
@@ -113,7 +131,7 @@ imago_pid=$!
 started+=($imago_pid)
 wait_for "http://127.0.0.1:$port_imago/health"
 imago_prefix="/unsafe/w=512,f=jpeg,q=80/plain/file%3A%2F%2F$work/photos/photo-"
-imago_result=$(run_wrk "$imago_prefix" ".jpg" "http://127.0.0.1:$port_imago")
+imago_result=$(run_wrk "$imago_prefix" ".jpg" "http://127.0.0.1:$port_imago" $imago_pid)
 vipsheader "$work/check.jpg"
 imago_rss=$(peak_rss $imago_pid)
 kill -TERM $imago_pid
@@ -134,7 +152,7 @@ EOF
 thumbor_pid=$!
 started+=($thumbor_pid)
 wait_for "http://127.0.0.1:$port_thumbor/healthcheck"
-thumbor_result=$(run_wrk "/unsafe/512x0/photo-" ".jpg" "http://127.0.0.1:$port_thumbor")
+thumbor_result=$(run_wrk "/unsafe/512x0/photo-" ".jpg" "http://127.0.0.1:$port_thumbor" $thumbor_pid)
 vipsheader "$work/check.jpg"
 thumbor_rss=$(peak_rss $thumbor_pid)
 thumbor_children=$(pgrep -P $thumbor_pid || true)
