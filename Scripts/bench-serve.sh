@@ -112,7 +112,7 @@ run_wrk() {  # path-prefix path-suffix base-url server-pid; adds the server's CP
     after=$(cpu_ticks "$4")
     requests=$(echo "$result" | sed -E 's/.*requests=([0-9]+).*/\1/')
     echo "$result cpu_ms=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
-        'BEGIN { printf "%.1f", n > 0 ? t / hz * 1000 / n : 0 }')"
+        'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1000 / n : 0) }')"
 }
 
 port_imago=18480
