@@ -81,27 +81,21 @@ EOF
 
 wait_for() { for _ in $(seq 1 100); do curl -sf -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
 
-# Peak RSS (VmHWM) in MB of a process and all its descendants.
-peak_rss() {
-    local total=0 pid
+# The sum of an awk program's output over /proc/PID/FILE of a process and its children.
+tree_sum() {  # pid file awk-program
+    local total=0 pid value
     for pid in $1 $(pgrep -P "$1" || true); do
-        local kb
-        kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
-        total=$((total + ${kb:-0}))
-    done
-    echo $((total / 1024))
-}
-
-# CPU time (user + system, in clock ticks) of a process and its children so far.
-cpu_ticks() {
-    local total=0 pid
-    for pid in $1 $(pgrep -P "$1" || true); do
-        local ticks
-        ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
-        total=$((total + ${ticks:-0}))
+        value=$(awk "$3" "/proc/$pid/$2" 2>/dev/null || echo 0)
+        total=$((total + ${value:-0}))
     done
     echo $total
 }
+
+# Peak RSS (VmHWM) in MB of a process and its children.
+peak_rss() { echo $(($(tree_sum "$1" status '/VmHWM/ {print $2}') / 1024)); }
+
+# CPU time (user + system, in clock ticks) of a process and its children so far.
+cpu_ticks() { tree_sum "$1" stat '{print $14 + $15}'; }
 
 run_wrk() {  # path-prefix path-suffix base-url server-pid; adds the server's CPU ms per request to the RESULT line
     curl -sf -o "$work/check.jpg" "$3$1""0""$2" || { echo "the first thumbnail failed: $3$1""0""$2" >&2; return 1; }

@@ -46,12 +46,8 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
     /// checking the limits from the header first. libavif cannot decode at a reduced scale: a target size gives
     /// the full size, for the resize processor.
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        try options.limits.check(byteCount: data.count)
-        guard AVIFCodec.isAVIF(data.prefix(ImageFormat.sniffLength)) else {
-            throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
-        }
-        try AVIFLibrary.load(or: .decodingFailed(format: .avif))
-        return try AVIFCodec.decode(data, options: options, threads: threads)
+        // The frame source checks the byte limit and the brand, and loads libavif, first.
+        try AVIFCodec.decode(data, options: options, threads: threads)
     }
 
     /// Encodes the first frame, or every frame as an image sequence when there are several and `options.allFrames`;
@@ -95,11 +91,6 @@ extension AVIFCodec: AnimatedImageDecoding {
     /// per-frame limits. The frame count stays bounded by `maxFrames`: libavif builds a table entry for every sample
     /// a file declares when it parses it.
     public func makeFrameSource(_ data: Data, options: DecodeOptions) throws -> any AnimationFrameSource {
-        try options.limits.check(byteCount: data.count)
-        guard AVIFCodec.isAVIF(data.prefix(ImageFormat.sniffLength)) else {
-            throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
-        }
-        try AVIFLibrary.load(or: .decodingFailed(format: .avif))
-        return try AVIFFrameSource(data, options: options, threads: threads)
+        try AVIFFrameSource(data, options: options, threads: threads)
     }
 }

@@ -29,7 +29,13 @@ final class AVIFFrameSource: AnimationFrameSource {
         return orientation.swapsDimensions ? PixelSize(width: cropped.height, height: cropped.width) : cropped
     }
 
+    /// Opens `data` after checking the byte limit and the `ftyp` brand, loading libavif on first use.
     init(_ data: Data, options: DecodeOptions, threads: Int) throws {
+        try options.limits.check(byteCount: data.count)
+        guard AVIFCodec.isAVIF(data.prefix(ImageFormat.sniffLength)) else {
+            throw AVIFErrors.decoding("not an AVIF file (no avif/avis brand in ftyp)")
+        }
+        try AVIFLibrary.load(or: .decodingFailed(format: .avif))
         guard let decoder = avifDecoderCreate() else { throw AVIFErrors.decoding("out of memory") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 1)
         data.withUnsafeBytes { copy.copyMemory(from: $0) }

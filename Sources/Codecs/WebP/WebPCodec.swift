@@ -37,10 +37,7 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
     /// Decodes a still image (scaled down when `options.targetSize` allows) or every frame of an animation (the
     /// first only when `options.frames` is `.first`), checking the limits from the header first.
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        try options.limits.check(byteCount: data.count)
-        guard WebPCodec.hasSignature(data) else {
-            throw WebPErrors.decoding("not a WebP file (no RIFF/WEBP signature)")
-        }
+        try WebPCodec.checkInput(data, limits: options.limits)
         return try data.withUnsafeBytes { bytes in
             var features = WebPBitstreamFeatures()
             let status = WebPGetFeatures(bytes.baseAddress, bytes.count, &features)
@@ -117,10 +114,13 @@ extension WebPCodec: AnimatedImageDecoding {
     /// An animated WebP's frames one at a time (see `AnimationFrameSource`); each frame's canvas is checked against
     /// the limits, not their number (a still WebP is a one-frame source).
     public func makeFrameSource(_ data: Data, options: DecodeOptions) throws -> any AnimationFrameSource {
-        try options.limits.check(byteCount: data.count)
-        guard WebPCodec.hasSignature(data) else {
-            throw WebPErrors.decoding("not a WebP file (no RIFF/WEBP signature)")
-        }
+        try WebPCodec.checkInput(data, limits: options.limits)
         return try WebPFrameSource(data, options: options)
+    }
+
+    /// The byte limit, then the RIFF/WEBP signature: what both ways of decoding check before anything else.
+    static func checkInput(_ data: Data, limits: DecodeLimits) throws {
+        try limits.check(byteCount: data.count)
+        guard hasSignature(data) else { throw WebPErrors.decoding("not a WebP file (no RIFF/WEBP signature)") }
     }
 }

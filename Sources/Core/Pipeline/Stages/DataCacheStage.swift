@@ -25,10 +25,11 @@ struct DataCacheStage: Sendable {
             sink(.dataCacheMiss(stale: false))
             return .miss
         }
-        entry.layer = entry.layer ?? name ?? "data"
+        let layer = entry.layer ?? name ?? "data"
+        entry.layer = layer
         if entry.metadata.isFresh(at: .now) {
             counters.diskHits.increment()
-            sink(.dataCacheHit(byteCount: entry.data.count, layer: entry.layer ?? "data"))
+            sink(.dataCacheHit(byteCount: entry.data.count, layer: layer))
             return .fresh(entry)
         }
         sink(.dataCacheMiss(stale: true))
