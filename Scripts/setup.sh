@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Imago builds against (the C codec libraries) and the tests use (python3 for the
-# loopback test server). Idempotent; needs root or sudo.
+# loopback test server, redis-server and nginx started as children), and the PyPI tools the tests start in virtual
+# environments of their own (moto_server, thumbor). Idempotent; needs root or sudo.
 set -euo pipefail
 packages=(libpng-dev libspng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
     libvips-tools colord-data icc-profiles-free python3-pil python3-numpy libhiredis-dev redis-server redis-tools
-    libmicrohttpd-dev curl wrk python3-venv)
+    libmicrohttpd-dev curl wrk python3-venv python3-dev nginx)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -25,3 +26,16 @@ if ! "$venv/bin/python3" -c "import thumbhash, blurhash, PIL" 2>/dev/null; then
     $sudo_cmd /usr/bin/python3 -m venv --system-site-packages "$venv"
     $sudo_cmd "$venv/bin/pip" install -q --disable-pip-version-check thumbhash-python==1.0.1 blurhash==1.1.5
 fi
+# An S3-compatible server for the S3 transport, cache and fleet tests (issue 25), and a real thumbor for the
+# dialect comparison (issue 26): each in its own virtual environment, pinned, never the system Python's packages.
+make_venv() {
+    local venv=$1 probe=$2
+    shift 2
+    "$venv/bin/python3" -c "$probe" 2>/dev/null && return 0
+    local sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd /usr/bin/python3 -m venv "$venv"
+    $sudo_cmd "$venv/bin/pip" install -q --disable-pip-version-check "$@"
+}
+make_venv /opt/imago-moto-venv "import moto.server, flask_cors" "moto[server]==5.2.5"
+make_venv /opt/imago-thumbor-venv "import thumbor, PIL" thumbor==7.8.0 pillow==12.3.0
