@@ -25,7 +25,7 @@ final class CurlTransfer {
 
     let id: UInt64
     let events: HTTPEventQueue
-    let configuration: CurlTransport.Configuration
+    let configuration: CurlSettings
     private(set) var request: CurlRequest
     private(set) var handle: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -53,7 +53,7 @@ final class CurlTransfer {
     }()
 
     init(
-        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlTransport.Configuration,
+        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlSettings,
         startedAt: ContinuousClock.Instant
     ) {
         self.id = id
@@ -118,6 +118,11 @@ final class CurlTransfer {
             headerList = list
         }
         imago_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+        if let userAgent = request.userAgent {
+            userAgent.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_USERAGENT, $0) }
+        } else {
+            imago_curl_easy_setopt_pointer(handle, CURLOPT_USERAGENT, nil)
+        }
         let setURL = request.url.absoluteString.withCString { imago_curl_easy_setopt_pointer(handle, CURLOPT_URL, $0) }
         guard setURL == CURLE_OK else {
             finish(throwing: ImagoError(.invalidSource, "invalid source: libcurl refused the URL", source: source))
@@ -153,6 +158,32 @@ final class CurlTransfer {
         imago_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         imago_curl_easy_setopt_opensocket(handle, curlOpenSocketCallback)
         imago_curl_easy_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
+        configureMethod(of: handle)
+        if let signing = request.signing {
+            // libcurl copies the strings; the keys go nowhere else (errors and descriptions never name them).
+            signing.provider.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_AWS_SIGV4, $0) }
+            signing.accessKeyID.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_USERNAME, $0) }
+            signing.secretAccessKey.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_PASSWORD, $0) }
+        }
+    }
+
+    /// `HEAD` asks for no body; `PUT` sends `request.body` (copied by libcurl); other methods are named as they are.
+    private func configureMethod(of handle: UnsafeMutableRawPointer) {
+        switch request.method {
+        case "GET":
+            return
+        case "HEAD":
+            imago_curl_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
+        default:
+            if let body = request.body {
+                imago_curl_easy_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                body.withUnsafeBytes {
+                    _ = imago_curl_easy_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
+                }
+            }
+            request.method.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, $0) }
+        }
     }
 
     /// Releases the handle (removing it from `multi` first when it is still in it).
