@@ -4,7 +4,8 @@ import Foundation
 /// /opt/imago-moto-venv) run as a child on a free 127.0.0.1 port, never a shared service, stopped with SIGKILL.
 ///
 /// moto runs in a small Python program of its own (the same WSGI application `moto_server` serves) behind a
-/// counter of the S3 requests it receives, so a test can tell how often an object was fetched. Its back end is not
+/// counter of the S3 requests it receives and of its answers by status, so a test can tell how often an object was
+/// fetched whole (200) or revalidated (304). Its back end is not
 /// thread-safe (concurrent PUTs of one key fail inside moto), so requests reach it one at a time. The program also
 /// answers a few control requests under `/_imago/` that act on moto's back end directly (never counted, never
 /// authenticated): create a bucket, put an object, read the counts, and switch authentication on.
@@ -31,6 +32,7 @@ public final class MotoServer: Sendable {
         from moto import settings
 
         counts = collections.Counter()
+        answered = collections.Counter()
         lock = threading.Lock()
         backend_lock = threading.Lock()
         moto_app = DomainDispatcherApplication(create_backend_app)
@@ -51,6 +53,9 @@ public final class MotoServer: Sendable {
             elif parts[0] == "requests":
                 with lock:
                     return answer(start, "200 OK", dict(counts))
+            elif parts[0] == "responses":
+                with lock:
+                    return answer(start, "200 OK", dict(answered))
             elif parts[0] == "enforce-auth":
                 iam = iam_backends[DEFAULT_ACCOUNT_ID]["global"]
                 iam.create_user("us-east-1", "imago-test")
@@ -74,12 +79,19 @@ public final class MotoServer: Sendable {
                     return control(environ, start, path[len("/_imago/"):].split("/", 2))
                 except Exception as error:
                     return answer(start, "500 Internal Server Error", {"error": str(error)})
+            method = environ["REQUEST_METHOD"]
             with lock:
-                counts[environ["REQUEST_METHOD"] + " " + path] += 1
+                counts[method + " " + path] += 1
+
+            def counting_start(status, headers, *rest):
+                with lock:
+                    answered[method + " " + status.split(" ", 1)[0] + " " + path] += 1
+                return start(status, headers, *rest)
+
             # moto's S3 back end is not thread-safe (two PUTs of one key fail with "I/O operation on closed
             # file"): requests reach it one at a time; connections are still served on threads.
             with backend_lock:
-                return moto_app(environ, start)
+                return moto_app(environ, counting_start)
 
         class QuietHandler(MotoRequestHandler):
             def log_request(self, *args, **kwargs):
@@ -115,6 +127,18 @@ public final class MotoServer: Sendable {
     public func requests() throws -> [String: Int] {
         let data = try control("GET", "requests")
         return (try JSONSerialization.jsonObject(with: data) as? [String: Int]) ?? [:]
+    }
+
+    /// Every S3 request moto answered so far, counted by `"METHOD STATUS /bucket/key"` (`"GET 304 /b/k"` for a
+    /// revalidation that found the object unchanged).
+    public func responses() throws -> [String: Int] {
+        let data = try control("GET", "responses")
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Int]) ?? [:]
+    }
+
+    /// How many `method` requests for `key` (decoded) in `bucket` moto answered with `status` (path-style).
+    public func responseCount(_ method: String = "GET", status: Int, bucket: String, key: String) throws -> Int {
+        try responses()["\(method) \(status) /\(bucket)/\(key)"] ?? 0
     }
 
     /// How many `method` requests moto received for `key` (decoded) in `bucket` (path-style requests).
