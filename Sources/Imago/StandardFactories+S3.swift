@@ -11,8 +11,8 @@ extension PluginRegistry {
         try S3Transport(configuration: try S3Configuration(reading: reader))
     }
 
-    /// `s3` data cache: `bucket` (required), `prefix` (`imago-cache/`; not empty), `maxEntryBytes`, and every
-    /// setting of the `s3` transport.
+    /// `s3` data cache: `bucket` (required), `prefix` (`imago-cache/`; not empty), `maxEntryBytes`,
+    /// `retryInterval` (seconds to stand aside after a failure), and every setting of the `s3` transport.
     static let s3CacheFactory = PluginFactory<any DataCache>(
         name: "s3",
         defaultSettings: {
@@ -20,6 +20,7 @@ extension PluginRegistry {
             settings["bucket"] = .null
             settings["prefix"] = .string("imago-cache/")
             settings["maxEntryBytes"] = .number(Double(50 << 20))
+            settings["retryInterval"] = .number(5)
             return .object(settings)
         }()
     ) { reader in
@@ -33,7 +34,8 @@ extension PluginRegistry {
         }
         let configuration = S3DataCache.Configuration(
             connection: try S3Configuration(reading: reader), bucket: bucket, prefix: prefix,
-            maxEntryBytes: try reader.int("maxEntryBytes", default: 50 << 20, in: 0...(5 << 30)))
+            maxEntryBytes: try reader.int("maxEntryBytes", default: 50 << 20, in: 0...(5 << 30)),
+            retryInterval: try reader.double("retryInterval", default: 5, in: 0...86_400))
         do {
             return try S3DataCache(configuration: configuration)
         } catch let error as ImagoError {

@@ -10,8 +10,9 @@ import Synchronization
 /// cache file (`CacheEntryCodec`: header, key, metadata, bytes, checksum); the metadata is also copied into
 /// `x-amz-meta-imago-*` headers for people and tools. An object that is truncated, fails its checksum or holds
 /// another key (a foreign object) reads as a miss and is deleted. A store that is down or refuses reads as a miss,
-/// reported to the loader once per outage; a failed write throws `cacheFailed`. Requests run on the libcurl
-/// engine's own thread, never blocking the cooperative pool.
+/// reported to the loader once per outage (a failed write throws `cacheFailed`), and the cache then stands aside
+/// for `retryInterval` (reads miss, writes are skipped, no request is made). Requests run on the libcurl engine's
+/// own thread, never blocking the cooperative pool.
 public final class S3DataCache: DataCache, CustomStringConvertible {
     /// Settings of an S3 data cache.
     public struct Configuration: Sendable {
@@ -23,16 +24,20 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
         public var prefix: String
         /// Entries larger than this are not stored.
         public var maxEntryBytes: Int
+        /// Seconds the cache stands aside after a failure (reads miss, writes are skipped, no request is made)
+        /// before it tries the store again.
+        public var retryInterval: Double
 
         /// A cache in `bucket` under `prefix`.
         public init(
             connection: S3Configuration, bucket: String, prefix: String = "imago-cache/",
-            maxEntryBytes: Int = 50 << 20
+            maxEntryBytes: Int = 50 << 20, retryInterval: Double = 5
         ) {
             self.connection = connection
             self.bucket = bucket
             self.prefix = prefix
             self.maxEntryBytes = maxEntryBytes
+            self.retryInterval = retryInterval
         }
     }
 
@@ -48,6 +53,16 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
         public var damaged = 0
         /// Requests that failed (the store down, refusing, or answering an unexpected status).
         public var failures = 0
+        /// Reads and writes skipped while the cache stood aside after a failure.
+        public var skipped = 0
+    }
+
+    struct State {
+        var stats = Stats()
+        /// Until when the cache stands aside after a failure.
+        var failedUntil: ContinuousClock.Instant?
+        /// Set once a failure was reported; cleared by the first request that succeeds after it.
+        var errorReported = false
     }
 
     /// The name this cache gives the entries it returns (`DataCacheEntry.layer`).
@@ -55,7 +70,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     /// The configuration the cache was made with.
     public let configuration: Configuration
     let client: S3Client
-    private let state = Mutex((stats: Stats(), failing: false))
+    let state = Mutex(State())
 
     /// A cache in the configured bucket; unset region and keys are read from `environment`. Throws
     /// `invalidSource` for an invalid bucket name, prefix or endpoint.
@@ -93,6 +108,10 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     /// outage.
     public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
         let name = objectKey(for: key)
+        guard enter() else {
+            state.withLock { $0.stats.misses += 1 }
+            return nil
+        }
         do {
             let (_, body) = try await send("GET", name)
             succeeded()
@@ -113,12 +132,14 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     }
 
     /// Stores `entry` (an entry over `maxEntryBytes` is not stored, and an older one is removed). Throws
-    /// `cacheFailed` when the store refuses or cannot be reached.
+    /// `cacheFailed` when the store refuses or cannot be reached; while the cache stands aside after a reported
+    /// failure, the write is skipped without error (an outage is reported once, not once per load).
     public func store(_ entry: DataCacheEntry, for key: CacheKey) async throws {
         guard entry.data.count <= configuration.maxEntryBytes else {
             await removeEntry(for: key)
             return
         }
+        guard enter() else { return }
         let body: Data
         do {
             body = try CacheEntryCodec.encode(entry, key: key)
@@ -135,6 +156,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     }
 
     public func removeEntry(for key: CacheKey) async {
+        guard enter() else { return }
         _ = try? await send("DELETE", objectKey(for: key))
     }
 
@@ -174,15 +196,33 @@ extension S3DataCache {
         return headers
     }
 
-    /// A call succeeded: the next failure is the first of a new outage.
-    func succeeded() { state.withLock { $0.failing = false } }
+    /// Whether a request may be made now: not while the cache stands aside after a failure.
+    func enter() -> Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let until = state.failedUntil, now < until else { return true }
+            state.stats.skipped += 1
+            return false
+        }
+    }
 
-    /// Counts a failure; returns it as `cacheFailed` when it is the first of an outage.
+    /// A request succeeded: the next failure is the first of a new outage.
+    func succeeded() {
+        state.withLock { state in
+            state.failedUntil = nil
+            state.errorReported = false
+        }
+    }
+
+    /// Counts a failure and stands aside for `retryInterval`; returns it as `cacheFailed` when it is the first of
+    /// an outage.
     func failed(_ error: any Error) -> ImagoError? {
+        let until = ContinuousClock.now.advanced(by: .seconds(configuration.retryInterval))
         let first = state.withLock { state in
             state.stats.failures += 1
-            defer { state.failing = true }
-            return !state.failing
+            state.failedUntil = until
+            defer { state.errorReported = true }
+            return !state.errorReported
         }
         return first ? Self.cacheError(error, source: description) : nil
     }

@@ -9,11 +9,13 @@ import Testing
 /// The `s3` data cache against a real moto server with authentication enforced (one per suite).
 @Suite(.moto) struct S3DataCacheTests {
     /// A cache under a prefix of its own, so caches sharing the bucket never see each other's objects.
-    private static func cache(_ fixture: MotoFixture, secret: String? = nil) throws -> S3DataCache {
+    private static func cache(
+        _ fixture: MotoFixture, secret: String? = nil, retryInterval: Double = 5
+    ) throws -> S3DataCache {
         try S3DataCache(
             configuration: .init(
                 connection: fixture.configuration(secret: secret), bucket: fixture.bucket,
-                prefix: "cache-\(UUID().uuidString)/"),
+                prefix: "cache-\(UUID().uuidString)/", retryInterval: retryInterval),
             environment: [:])
     }
 
@@ -94,19 +96,37 @@ import Testing
         #expect(cache.stats.damaged == 2)
     }
 
-    @Test func aRefusingStoreIsAMissReportedOnceAndAFailedWrite() async throws {
+    @Test func aRefusingStoreIsAMissReportedOnceThenStoodAside() async throws {
         let fixture = try MotoFixture.shared
-        let cache = try Self.cache(fixture, secret: "wrong-secret")
+        let cache = try Self.cache(fixture, secret: "wrong-secret", retryInterval: 3600)
         let key = CacheKey("https://example.com/refused.png")
         let reported = Reports()
         let reporter = CacheFailureReporter { reported.add($0) }
         #expect(await cache.entry(for: key, reporting: reporter) == nil)
-        #expect(await cache.entry(for: key, reporting: reporter) == nil)
-        #expect(reported.errors.count == 1, "one report per outage")
+        #expect(reported.errors.count == 1)
         #expect(reported.errors.first?.kind == .cacheFailed)
         #expect(reported.errors.first?.reason.contains("403") == true)
-        await #expect(throws: ImagoError.self) { try await cache.store(DataCacheEntry(data: Data([1])), for: key) }
         #expect(!"\(reported.errors)".contains(fixture.secretAccessKey))
+
+        // Standing aside: no request reaches the store, the read misses, the write is skipped without error.
+        let before = try fixture.server.totalRequests()
+        #expect(await cache.entry(for: key, reporting: reporter) == nil)
+        try await cache.store(DataCacheEntry(data: Data([1])), for: key)
+        #expect(try fixture.server.totalRequests() == before)
+        #expect(reported.errors.count == 1, "one report per outage")
+        #expect(cache.stats.skipped == 2)
+        #expect(cache.stats.failures == 1)
+    }
+
+    @Test func aFailedWriteThrows() async throws {
+        let fixture = try MotoFixture.shared
+        let cache = try Self.cache(fixture, secret: "wrong-secret", retryInterval: 0)
+        let key = CacheKey("https://example.com/refused-write.png")
+        let error = try await #require(throws: ImagoError.self) {
+            try await cache.store(DataCacheEntry(data: Data([1])), for: key)
+        }
+        #expect(error.kind == .cacheFailed)
+        #expect(!"\(error)".contains("wrong-secret"))
     }
 
     @Test func storesObjectsUnderItsPrefixWithMetadataHeaders() async throws {
