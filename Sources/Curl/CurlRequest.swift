@@ -12,7 +12,7 @@ package struct CurlRequest: Sendable {
     package var headers: [(name: String, value: String)]
     /// The loader's limits and source policy for this fetch (every hop and connection is checked against them).
     package let limits: FetchLimits
-    /// `GET` (the default), `HEAD`, `PUT` or `DELETE`.
+    /// `GET` (the default), `PUT` (sending `body`) or `DELETE`.
     package var method: String = "GET"
     /// The body a `PUT` sends.
     package var body: Data?

@@ -158,32 +158,7 @@ final class CurlTransfer {
         imago_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         imago_curl_easy_setopt_opensocket(handle, curlOpenSocketCallback)
         imago_curl_easy_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
-        configureMethod(of: handle)
-        if let signing = request.signing {
-            // libcurl copies the strings; the keys go nowhere else (errors and descriptions never name them).
-            signing.provider.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_AWS_SIGV4, $0) }
-            signing.accessKeyID.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_USERNAME, $0) }
-            signing.secretAccessKey.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_PASSWORD, $0) }
-        }
-    }
-
-    /// `HEAD` asks for no body; `PUT` sends `request.body` (copied by libcurl); other methods are named as they are.
-    private func configureMethod(of handle: UnsafeMutableRawPointer) {
-        switch request.method {
-        case "GET":
-            return
-        case "HEAD":
-            imago_curl_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
-        default:
-            if let body = request.body {
-                imago_curl_easy_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-                body.withUnsafeBytes {
-                    _ = imago_curl_easy_setopt_pointer(
-                        handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
-                }
-            }
-            request.method.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, $0) }
-        }
+        configureMethodAndSigning(of: handle)
     }
 
     /// Releases the handle (removing it from `multi` first when it is still in it).
