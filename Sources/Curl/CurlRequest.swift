@@ -18,6 +18,10 @@ package struct CurlRequest: Sendable {
     package var body: Data?
     /// How libcurl signs the request (AWS Signature Version 4), if at all.
     package var signing: CurlSigning?
+    /// The URL the response reports as its final one (`TransportMetadata.finalURL`) when it is not `url`: the
+    /// source, for a transport that maps a scheme of its own (`s3://`) onto an HTTP endpoint, so that the loader's
+    /// source policy sees the source and not the endpoint.
+    package var sourceURL: URL?
 
     /// Merges the configured and per-request headers (later wins, names compared without case) and validates all.
     package init(_ request: TransportRequest, configuration: CurlSettings) throws {

@@ -47,9 +47,11 @@ public final class S3Transport: ImageTransport, CustomStringConvertible {
             var headers = request.headers
             if let etag = request.ifNoneMatch { headers["If-None-Match"] = etag }
             if let date = request.ifModifiedSince { headers["If-Modified-Since"] = date }
-            curlRequest = try client.request(
+            var object = try client.request(
                 "GET", url: client.url(bucket: location.bucket, encodedKey: location.encodedKey), headers: headers,
                 limits: request.limits, source: source)
+            object.sourceURL = request.url
+            curlRequest = object
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }
         }

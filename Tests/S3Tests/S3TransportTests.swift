@@ -20,6 +20,8 @@ import Testing
         #expect(fetched.metadata?.expectedLength == 12)
         #expect(fetched.metadata?.etag?.isEmpty == false)
         #expect(fetched.metadata?.lastModified?.isEmpty == false)
+        // The response names the source, not the endpoint: the loader checks its final URL against the policy.
+        #expect(fetched.metadata?.finalURL?.absoluteString == "s3://\(fixture.bucket)/small/one.png")
     }
 
     @Test func streamsLargeObjectsAsTheyArrive() async throws {
