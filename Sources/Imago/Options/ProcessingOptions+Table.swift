@@ -13,7 +13,7 @@ extension ProcessingOptions {
     }
 
     /// Every option, in canonical order.
-    public static let table: [Entry] = basicEntries + geometryEntries + filterEntries + outputEntries
+    public static let table: [Entry] = basicEntries + geometryEntries + filterEntries + colourEntries + outputEntries
 
     static func entry(_ key: String) -> Entry { table.first { $0.key == key }! }
 
