@@ -141,7 +141,7 @@ struct ThumborOptions {
         return (values[0], values[1], values[2], values[3])
     }
 
-    /// `[-]Wx[-]H`, each side digits, `orig` (0 here: as the source) or empty.
+    /// `[-]Wx[-]H`, each side digits, `orig` (-1 here: as the source) or empty (0).
     static func dimensions(_ segment: Substring) -> (width: Int, flipH: Bool, height: Int, flipV: Bool)? {
         let sides = segment.split(separator: "x", omittingEmptySubsequences: false)
         guard sides.count == 2 else { return nil }
@@ -149,8 +149,10 @@ struct ThumborOptions {
         for side in sides {
             let flip = side.hasPrefix("-")
             let digits = flip ? side.dropFirst() : side
-            if digits.isEmpty || digits == "orig" {
+            if digits.isEmpty {
                 parsed.append((0, flip))
+            } else if digits == "orig" {
+                parsed.append((-1, flip))
             } else if digits.count <= 9, digits.allSatisfy(\.isNumber), let value = Int(digits) {
                 parsed.append((value, flip))
             } else {
@@ -163,6 +165,15 @@ struct ThumborOptions {
     /// The options as Imago's `key=value` items.
     func items() throws -> [(key: String, value: String)] {
         var items: [(key: String, value: String)] = []
+        var (width, height) = (self.width, self.height)
+        if width < 0 || height < 0 {
+            // `orig` is the source's side: alone (or with 0) it keeps the source's size; beside a number it needs the
+            // source's size, which Imago's options cannot name before loading.
+            guard width <= 0, height <= 0 else {
+                throw ServeFailure(400, "thumbor: orig beside a size is not supported (write 0 to keep the aspect)")
+            }
+            (width, height) = (0, 0)
+        }
         func add(_ key: String, _ value: String?) { if let value { items.append((key, value)) } }
         add("trim", trim.map(String.init))
         if let crop {
