@@ -1,6 +1,6 @@
 /// The one place options become processors, in the fixed order of operations: trim, crop, resize/fit with
-/// gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and encoding follow, in the
-/// encoder: `flattenBackground`.)
+/// gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
+/// encoding follow, in the encoder: `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
     public struct WatermarkImage: Sendable {
@@ -93,6 +93,10 @@ extension ProcessingOptions {
             let mode: ContentMode = fit == .cover && both ? .fill : .fit
             var resize = ResizeProcessor(
                 width: width, height: height, mode: mode, upscale: enlarge, gravity: mode == .fill ? gravity : .center)
+            resize.limits = limits
+            return [resize]
+        case .auto:
+            var resize = OrientationFitProcessor(width: width, height: height, upscale: enlarge, gravity: gravity)
             resize.limits = limits
             return [resize]
         case .fill:

@@ -14,6 +14,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case cover
         /// Stretch to exactly `w` × `h`.
         case fill
+        /// `cover` when the source and `w` × `h` have the same orientation (landscape and square count as one),
+        /// else `contain` (imgproxy's `auto`).
+        case auto
     }
 
     /// `flip`: which way to mirror.

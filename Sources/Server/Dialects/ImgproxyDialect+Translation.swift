@@ -9,12 +9,7 @@ extension ImgproxyOptions {
 
     mutating func readResizingType(_ type: Substring, _ bad: (String) -> ServeFailure) throws {
         switch type {
-        case "fit", "fill", "fill-down", "force": resizingType = String(type)
-        case "auto":
-            throw ServeFailure(
-                400,
-                "imgproxy resizing type \"auto\" is not supported: Imago's options choose fit or fill before the "
-                    + "source's orientation is known")
+        case "fit", "fill", "fill-down", "force", "auto": resizingType = String(type)
         default: throw bad("fit, fill, fill-down, force or auto")
         }
     }
@@ -83,6 +78,7 @@ extension ImgproxyOptions {
         add("h", height > 0 ? String(height) : nil)
         switch resizingType {
         case "fill", "fill-down": add("fit", "cover")
+        case "auto": add("fit", "auto")
         case "force":
             guard (width == 0) == (height == 0) else {
                 throw ServeFailure(400, "imgproxy resizing type force with one side 0 is not supported")

@@ -57,6 +57,11 @@ extension ServerIntegrationTests {
             // fill: exactly 100×100, the middle kept (centre gravity).
             raster = try await image("rs:fill:100:100/f:png")
             #expect(raster.width == 100 && raster.height == 100)
+            // auto: fill when the orientations agree (a square source counts as landscape), else fit.
+            raster = try await image("rs:auto:100:50/f:png")
+            #expect(raster.width == 100 && raster.height == 50)
+            raster = try await image("rs:auto:50:100", "photo.jpg")
+            #expect(raster.width == 50 && raster.height == 25)
             // force: exactly the size, the aspect ignored.
             raster = try await image("rs:force:50:80/f:png")
             #expect(raster.width == 50 && raster.height == 80)

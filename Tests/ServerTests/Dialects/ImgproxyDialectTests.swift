@@ -73,6 +73,7 @@ import Testing
             ("rs:fit:150:100", "w=150,h=100,fit=contain,enlarge=0"),
             ("s:150:0:1", "w=150,h=-,fit=contain,enlarge=1"),
             ("rt:force/w:50/h:80", "w=50,h=80,fit=fill"),
+            ("rs:auto:50:80", "w=50,h=80,fit=auto"),
             ("rs:fill-down:10:20/g:noea", "w=10,h=20,fit=cover,g=ne"),
             ("resize:fit:400:400:0:1/extend:1:so", "w=400,h=400,fit=contain,enlarge=0"),
             ("dpr:2/w:100", "w=200,h=-"),
@@ -125,7 +126,7 @@ import Testing
 
     @Test func unsupportedAndMalformedOptionsAre400NamingThem() throws {
         let cases: [(String, String)] = [
-            ("rt:auto", "auto"), ("g:ea:10:0", "offsets"), ("pix:5", "pix:5"), ("zoom:2", "zoom"),
+            ("g:ea:10:0", "offsets"), ("pix:5", "pix:5"), ("zoom:2", "zoom"),
             ("foo:1", "foo:1"), ("rs:fill:1:2:1:1:9", "rs:fill:1:2:1:1:9"), ("w:abc", "w:abc"), ("rot:45", "rot:45"),
             ("wm:0.5:re", "tiled"), ("t:10:ff00ff", "threshold only"), ("f:tiff", "tiff"), ("fq:webp:70", "format"),
             ("bg:12345", "bg:12345"), ("el:maybe", "el:maybe"), ("dpr:0.5", "dpr"), ("w:-1", "w:-1"),
