@@ -46,6 +46,7 @@ URLS = [
     ("300x200/filters:quality(40)/photo.jpg", False), ("300x200/filters:format(png)/photo.jpg", True),
     ("300x200/filters:format(webp)/photo.jpg", False), ("300x200/filters:rotate(90)/photo.jpg", True),
     ("300x200/filters:rotate(180)/portrait.png", False), ("300x200/filters:blur(3)/photo.jpg", True),
+    ("300x200/filters:blur(4,2)/portrait.png", False), ("300x200/filters:sharpen(1.5,1,true)/portrait.png", True),
     ("fit-in/300x300/filters:fill(ff0000)/photo.jpg", False),
     ("fit-in/300x300/filters:fill(00ff00):format(png)/portrait.png", True),
     ("fit-in/800x800/filters:upscale()/photo.jpg", False), ("800x600/filters:no_upscale()/photo.jpg", True),
