@@ -24,8 +24,9 @@ extension ImageServer {
             }
             return (path.source, options)
         case .dialect(let dialect, let path):
+            // The same limits, presets and only-presets mode as Imago's own URLs: a dialect is no way around them.
             let context = ProcessingOptions.Context(
-                maxOutputSide: settings.maxOutputSide, presets: presets, onlyPresets: false)
+                maxOutputSide: settings.maxOutputSide, presets: presets, onlyPresets: settings.onlyPresets)
             let request = try dialect.request(for: path, time: time, context: context)
             return (request.source, request.options)
         }

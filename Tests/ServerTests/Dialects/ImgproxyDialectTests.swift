@@ -119,6 +119,21 @@ import Testing
         #expect(failure("/_/w:10/enc/jwV3wUD9r4VBIzgv/ang3Hbh0vPpcm5cc")?.status == 501)
     }
 
+    @Test func onlyPresetsAndTheOutputLimitApplyAsToImagosOwnURLs() throws {
+        let restricted = ProcessingOptions.Context(maxOutputSide: 500, presets: ["card": "w=60"], onlyPresets: true)
+        func read(_ path: String) throws -> DialectRequest {
+            try dialect().request(for: Substring(path), time: Date(), context: restricted)
+        }
+        #expect(try read("/_/pr:card/plain/http://example.com/a.jpg").options.width == 60)
+        #expect(throws: ServeFailure.self) { try read("/_/w:10/plain/http://example.com/a.jpg") }
+        let limited = ProcessingOptions.Context(maxOutputSide: 500)
+        let error = #expect(throws: ServeFailure.self) {
+            try dialect().request(
+                for: "/_/w:501/plain/http://example.com/a.jpg", time: Date(), context: limited)
+        }
+        #expect(error?.status == 400 && error?.reason.contains("500") == true)
+    }
+
     @Test func expiredURLsAre404AsInImgproxy() throws {
         #expect(failure("/_/exp:1700000000/plain/http://example.com/a.jpg")?.status == 404)
         #expect(throws: Never.self) { try read("/_/exp:1900000000/plain/http://example.com/a.jpg") }
