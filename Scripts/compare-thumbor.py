@@ -56,6 +56,8 @@ URLS = [
     ("300x200/filters:grayscale():brightness(10):contrast(20)/photo.jpg", True),
     ("300x200/filters:max_bytes(8000)/photo.jpg", True), ("origx0/photo.jpg", False), ("origxorig/portrait.png", True),
     ("adaptive-fit-in/300x200/portrait.png", False), ("full-fit-in/100x100/photo.jpg", True),
+    ("adaptive-fit-in/200x300/photo.jpg", True), ("adaptive-fit-in/100x100/alpha.png", False),
+    ("full-fit-in/500x100/portrait.png", False), ("full-fit-in/-120x90/photo.jpg", True),
     ("200x200/filters:focal(100x100:200x200)/photo.jpg", False),
     ("300x200/missing.jpg", True), ("300x200/photo.jpg", "bad"), ("300x200/filters:nope()/photo.jpg", True),
 ]

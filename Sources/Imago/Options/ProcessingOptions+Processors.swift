@@ -95,8 +95,10 @@ extension ProcessingOptions {
                 width: width, height: height, mode: mode, upscale: enlarge, gravity: mode == .fill ? gravity : .center)
             resize.limits = limits
             return [resize]
-        case .auto:
-            var resize = OrientationFitProcessor(width: width, height: height, upscale: enlarge, gravity: gravity)
+        case .auto, .adaptive, .outside:
+            var resize = OrientationFitProcessor(
+                rule: OrientationFitProcessor.Rule(rawValue: fit.rawValue) ?? .auto, width: width, height: height,
+                upscale: enlarge, gravity: fit == .auto ? gravity : .center)
             resize.limits = limits
             return [resize]
         case .fill:

@@ -42,10 +42,10 @@ extension ProcessingOptions {
             read: { value, _ in integer(value, in: 1...999_999_999).map(Double.init) },
             set: { $0.height = Int($1) }, canonical: { "\($0.outputHeight.map(String.init) ?? "-")" }),
         Entry(
-            key: "fit", expected: "contain, cover, fill or auto",
+            key: "fit", expected: "contain, cover, fill, auto, adaptive or outside",
             parse: { options, value, item, _ in
                 guard let fit = Fit(rawValue: String(value)) else {
-                    throw OptionError.expected(item, "contain, cover, fill or auto")
+                    throw OptionError.expected(item, "contain, cover, fill, auto, adaptive or outside")
                 }
                 options.fit = fit
             }, canonical: { $0.fit.rawValue }),

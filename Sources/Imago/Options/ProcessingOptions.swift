@@ -17,6 +17,11 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// `cover` when the source and `w` × `h` have the same orientation (landscape and square count as one),
         /// else `contain` (imgproxy's `auto`).
         case auto
+        /// `contain`, `w` and `h` swapped when the source and `w` × `h` have opposite orientations (thumbor's
+        /// `adaptive-fit-in`).
+        case adaptive
+        /// Cover `w` × `h` keeping the aspect ratio, nothing cropped (thumbor's `full-fit-in`).
+        case outside
     }
 
     /// `flip`: which way to mirror.

@@ -65,6 +65,8 @@ struct ThumborOptions {
     var trim: Int?
     var crop: (left: Int, top: Int, right: Int, bottom: Int)?
     var fitIn = false
+    /// `fit-in`'s kind in Imago's grammar: `contain`, `adaptive` (adaptive-fit-in) or `outside` (full-fit-in).
+    var fitMode = "contain"
     var width = 0, height = 0
     var flipHorizontal = false, flipVertical = false
     var halign = "center", valign = "middle"
@@ -90,13 +92,14 @@ struct ThumborOptions {
             crop = c.right > c.left && c.bottom > c.top ? c : nil
         }
         if let segment = take({ $0.hasSuffix("fit-in") }) {
-            guard segment == "fit-in" else {
+            let modes = ["fit-in": "contain", "adaptive-fit-in": "adaptive", "full-fit-in": "outside"]
+            guard let mode = modes[String(segment)] else {
                 throw ServeFailure(
                     400,
-                    "thumbor: \(OptionError.shown(segment.prefix(24)))/ is not supported: Imago's options fit inside "
-                        + "or fill and crop, and choose before the source's orientation is known")
+                    "thumbor: \(OptionError.shown(segment.prefix(24)))/ is not supported (fit-in, adaptive-fit-in and "
+                        + "full-fit-in are)")
             }
-            fitIn = true
+            (fitIn, fitMode) = (true, mode)
         }
         if let segment = take({ Self.dimensions($0) != nil }) {
             let d = Self.dimensions(segment)!
@@ -182,9 +185,9 @@ struct ThumborOptions {
         add("w", width > 0 ? String(width) : nil)
         add("h", height > 0 ? String(height) : nil)
         let resizes = width > 0 || height > 0
-        if resizes, !fitIn, width > 0, height > 0 { add("fit", "cover") }
-        // thumbor enlarges unless fit-in (or no_upscale()); upscale() enlarges fit-in too.
-        add("enlarge", resizes && (filters.upscale ?? !fitIn) ? "1" : nil)
+        if resizes, width > 0, height > 0 { add("fit", fitIn ? (fitMode == "contain" ? nil : fitMode) : "cover") }
+        // thumbor enlarges unless fit-in or adaptive-fit-in (or no_upscale()); upscale() enlarges those too.
+        add("enlarge", resizes && (filters.upscale ?? (!fitIn || fitMode == "outside")) ? "1" : nil)
         let gravity = smart ? "sm" : Self.gravity(halign: halign, valign: valign)
         if let focal = filters.focal {
             throw ServeFailure(
@@ -200,7 +203,7 @@ struct ThumborOptions {
         case (false, true): add("flip", "v")
         case (false, false): break
         }
-        items += try filters.items(fitIn: fitIn && width > 0 && height > 0)
+        items += try filters.items(fitIn: fitIn && fitMode == "contain" && width > 0 && height > 0)
         return items
     }
 

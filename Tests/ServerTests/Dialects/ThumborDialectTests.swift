@@ -53,6 +53,8 @@ import Testing
             ("300x0/a.jpg", "w=300,h=-,fit=contain,enlarge=1"),
             ("fit-in/300x200/a.jpg", "w=300,h=200,fit=contain,enlarge=0"),
             ("fit-in/300x200/filters:upscale()/a.jpg", "enlarge=1"),
+            ("adaptive-fit-in/300x200/a.jpg", "w=300,h=200,fit=adaptive,enlarge=0"),
+            ("full-fit-in/300x200/a.jpg", "w=300,h=200,fit=outside,enlarge=1"),
             ("300x200/filters:no_upscale()/a.jpg", "enlarge=0"),
             ("-300x-200/a.jpg", "flip=hv"),
             ("-300x200/a.jpg", "flip=h"),
@@ -84,7 +86,7 @@ import Testing
 
     @Test func unsupportedPartsAndFiltersAre400NamingThem() {
         let cases: [(String, String)] = [
-            ("adaptive-fit-in/300x200/a.jpg", "adaptive-fit-in"), ("full-fit-in/300x200/a.jpg", "full-fit-in"),
+            ("adaptive-full-fit-in/300x200/a.jpg", "adaptive-full-fit-in"),
             ("300x200/filters:focal(1x1:2x2)/a.jpg", "focal"),
             ("300x200/filters:watermark(b.png,0,0,50)/a.jpg", "watermark"),
             ("300x200/filters:equalize()/a.jpg", "equalize"), ("300x200/filters:nope(1)/a.jpg", "nope"),
