@@ -1,10 +1,10 @@
 import Foundation
 import Imago
 
-/// thumbor's URLs: `/{HASH|unsafe}/[trim[:N]/][AxB:CxD/][fit-in/][-]Wx[-]H/[HALIGN/][VALIGN/][smart/]
-/// [filters:…/]IMAGE`, read into Imago's options with thumbor's meanings (without `fit-in` the image fills W × H
-/// and is cropped by the alignment, enlarging if needed; a minus sign flips; 0 keeps the aspect; `AxB:CxD` is a
-/// manual crop). IMAGE is a full `http(s)` URL or a path under `loaderBase`.
+/// thumbor's URLs: `/{HASH|unsafe}/[trim[:N]/][AxB:CxD/][[adaptive-|full-]fit-in/][-]Wx[-]H/[HALIGN/][VALIGN/]
+/// [smart/][filters:…/]IMAGE`, read into Imago's options with thumbor's meanings (without `fit-in` the image fills
+/// W × H and is cropped by the alignment, enlarging if needed; a minus sign flips; 0 keeps the aspect; `AxB:CxD` is
+/// a manual crop). IMAGE is a full `http(s)` URL or a path under `loaderBase`.
 struct ThumborDialect: URLDialect {
     let name = "thumbor"
     let signer: ThumborSigner?
