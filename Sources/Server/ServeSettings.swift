@@ -50,6 +50,8 @@ public struct ServeSettings: Sendable, Hashable {
     public var fallbackStatus = 200
     /// `Cache-Control: max-age` of a fallback image, in seconds.
     public var fallbackMaxAge = 60
+    /// imgproxy's and thumbor's URL grammars and where each is served (`dialects`).
+    public var dialects = DialectSettings()
 
     /// `quality`'s defaults.
     public static let defaultQuality = ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60]
@@ -93,6 +95,7 @@ public struct ServeSettings: Sendable, Hashable {
         }
         shutdownGrace = try reader.double("shutdownGrace", default: shutdownGrace, in: 0...3600)
         try readProcessingKeys(reader)
+        dialects = try DialectSettings(json: reader.value("dialects"), path: reader.path(of: "dialects"))
         try reader.finish()
     }
 
@@ -124,6 +127,7 @@ public struct ServeSettings: Sendable, Hashable {
             "fallbackImage": fallbackImage.map(JSONValue.string) ?? .null,
             "fallbackStatus": .number(Double(fallbackStatus)),
             "fallbackMaxAge": .number(Double(fallbackMaxAge)),
+            "dialects": dialects.json,
         ])
     }
 

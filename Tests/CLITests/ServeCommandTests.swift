@@ -149,7 +149,7 @@ import Testing
                 "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
                 "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
                 "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
-                "fallbackImage", "fallbackStatus", "fallbackMaxAge",
+                "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects",
             ])
         #expect(serve["watermark"] is NSNull && serve["fallbackImage"] is NSNull)
         #expect(serve["onlyPresets"] as? Bool == false && serve["fallbackStatus"] as? Int == 200)
