@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Streaming animation figures (issue 27), release build: a 500-frame 1920x1080 animated GIF (moving shapes over
 # noise, made with Pillow) is
+#   0. played for two loops through ImagoUI's AnimationFramePlayer (`imago bench play`, a virtual clock: every
+#      frame decoded once per loop; peak RSS by /usr/bin/time -v),
 #   1. converted to animated WebP by `imago convert --all-frames` (peak RSS by /usr/bin/time -v),
 #   2. served by `imago serve` with w=480,f=webp (the server's peak RSS from /proc, VmHWM),
 #   3. decoded frame by frame by `imago bench decode --frames` against Pillow's ImageSequence with .convert('RGBA')
@@ -41,6 +43,10 @@ print(f"  check {sys.argv[2]}: {len(output)} frames of {size[0]}x{size[1]}, dura
 sys.exit(0 if ok else 1)
 PY
 }
+
+# 0. play two loops
+/usr/bin/time -v "$imago" bench play "$gif" --loops 2 --json 2>"$work/play.time" | tee "$work/play.json"
+echo "imago bench play: peak_rss_mb=$(awk '/Maximum resident/ {print int($6 / 1024)}' "$work/play.time")"
 
 # 1. convert
 /usr/bin/time -v "$imago" convert "$gif" -o "$work/out.webp" --all-frames 2>"$work/convert.time"
