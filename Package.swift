@@ -67,7 +67,8 @@ var targets: [Target] =
             name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
             path: "Sources/Imago"),
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
-        .executableTarget(name: "ImagoCLI", dependencies: ["Imago"], path: "Sources/CLI"),
+        // The CLI plays animations through ImagoUI's player (`imago bench play`); nothing depends on the CLI.
+        .executableTarget(name: "ImagoCLI", dependencies: ["Imago", "ImagoUI"], path: "Sources/CLI"),
         .executableTarget(
             name: "ImagoBenchmarks",
             dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
