@@ -17,16 +17,21 @@ struct ImageRenderer: Sendable {
         let processors = try await self.processors(for: options)
         let request = self.request(for: url, options: options, format: format, processors: processors)
         // An animation into an animated format is converted frame by frame (AnimationTranscoder), in bounded memory.
-        if let format, options.frame == nil, options.maxBytes == nil,
-            let streamed = try await AnimationTranscoder(loader: loader).transcode(
+        let response: ImageResponse
+        if let format, options.frame == nil, options.maxBytes == nil {
+            switch try await AnimationTranscoder(loader: loader).load(
                 request, to: format, options: encodeOptions(for: options, format: format))
-        {
-            return RenderedImage(
-                body: streamed.data, contentType: OutputFormat.contentType(of: format),
-                etag: RenderedImage.etag(for: streamed.data), sourceOrigin: ImageOrigin.network.rawValue,
-                lastModified: nil)
+            {
+            case .streamed(let output, let source):
+                return RenderedImage(
+                    body: output.data, contentType: OutputFormat.contentType(of: format),
+                    etag: RenderedImage.etag(for: output.data), sourceOrigin: source.origin.rawValue,
+                    lastModified: source.lastModified)
+            case .decoded(let decoded): response = decoded
+            }
+        } else {
+            response = try await loader.image(for: request)
         }
-        let response = try await loader.image(for: request)
         return try await encode(response, options: options, format: format, lastModified: response.sourceLastModified)
     }
 

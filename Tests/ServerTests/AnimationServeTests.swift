@@ -18,4 +18,15 @@ import Testing
         #expect(image.durations.map { ($0 * 1000).rounded() } == [100, 100, 100])
         if format != "avif" { #expect(image.loopCount == 0) }
     }
+
+    /// Whether a source is animated is learnt from bytes the loader read once: a still (decoded through the
+    /// loader) and an animation (streamed) into an animated format each cost the origin one request, with no
+    /// data cache to answer a second read.
+    @Test(arguments: ["photo.jpg", "anim.gif"])
+    func readsTheSourceOnce(source: String) async throws {
+        let fixture = try ServerFixture()
+        let response = try await fixture.get(fixture.path("w=4,f=webp", origin: "img/\(source)"))
+        #expect(response.status == 200)
+        #expect(try await fixture.origin.count() == 1)
+    }
 }

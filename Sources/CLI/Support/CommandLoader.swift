@@ -44,6 +44,29 @@ struct CommandLoader: Sendable {
         }
     }
 
+    /// Loads `request` for a conversion to `format` (`AnimationTranscoder.load`): an animation that can stream
+    /// comes back encoded, anything else decoded as `decodedRequest` asks; warns as `load` does, and about a
+    /// truncated animation (once each).
+    func convert(
+        _ request: ImageRequest, decodedRequest: ImageRequest, to format: ImageFormat, options: EncodeOptions,
+        source: String
+    ) async throws(ImagoError) -> AnimationTranscoder.Loaded {
+        let watch = CacheFailureWatch()
+        do {
+            let loaded = try await AnimationTranscoder(loader: loader).load(
+                request, to: format, options: options, decodedRequest: decodedRequest, listener: watch)
+            await loader.waitForPendingWrites()
+            watch.warnOnce(command: "imago")
+            if case .streamed(let output, _) = loaded {
+                for warning in output.warnings { Console.printError("imago: warning: \(source): \(warning)") }
+            }
+            return loaded
+        } catch {
+            await loader.waitForPendingWrites()
+            throw Self.named(error, source)
+        }
+    }
+
     /// Loads `source` as `configure` shapes its request.
     func image(_ source: String, _ configure: (inout ImageRequest) -> Void = { _ in }) async throws(ImagoError)
         -> ImageResponse

@@ -5,9 +5,11 @@ import Foundation
 /// orientation → processors → caches. Each stage is a small type in `Stages/`; this file only strings them together
 /// and shares the work of identical requests in flight.
 extension ImageLoader {
-    /// Loads `request`, reporting to `sink`; `previews`, when set, asks for previews while the bytes arrive.
+    /// Loads `request`, reporting to `sink`; `previews`, when set, asks for previews while the bytes arrive;
+    /// `bytes`, when set, are the source's bytes already read (`image(for:from:)`), decoded instead of a fetch.
     func load(
-        _ request: ImageRequest, priority: PriorityBox, sink: LoadEventSink?, previews: PreviewListener? = nil
+        _ request: ImageRequest, priority: PriorityBox, sink: LoadEventSink?, previews: PreviewListener? = nil,
+        bytes: FetchedBytes? = nil
     ) async throws -> ImageResponse {
         let start = ContinuousClock.now
         sink(.started)
@@ -19,7 +21,8 @@ extension ImageLoader {
                 try Task.checkCancellation()
                 let chain = ImageInterceptorChain(request: request, interceptors: registry.interceptors) { changed in
                     try await self.loadShared(
-                        changed, original: request, since: start, priority: priority, sink: sink, previews: previews)
+                        changed, original: request, since: start, priority: priority, sink: sink, previews: previews,
+                        bytes: bytes)
                 }
                 response = try await chain.proceed()
             }
@@ -40,7 +43,7 @@ extension ImageLoader {
     /// by identical requests, whose previews (if any) go to `previews`.
     private func loadShared(
         _ request: ImageRequest, original: ImageRequest, since start: ContinuousClock.Instant, priority: PriorityBox,
-        sink: LoadEventSink?, previews: PreviewListener?
+        sink: LoadEventSink?, previews: PreviewListener?, bytes given: FetchedBytes?
     ) async throws -> ImageResponse {
         if request.imageCacheKey != original.imageCacheKey, let image = memoryStage.lookup(request, sink: sink) {
             return memoryResponse(image, for: request, since: start)
@@ -49,7 +52,10 @@ extension ImageLoader {
         let subscription = previews.map { previewHub.subscribe(key, $0.onPreview) }
         defer { if let subscription { previewHub.unsubscribe(key, subscription) } }
         let loaded = try await imageTasks.value(for: key, priority: priority, sink: sink) { work in
-            try await self.loadImage(request, previews: previews?.policy, work: work)
+            // Bytes read for the caller's request are not those of a source an interceptor swapped in.
+            try await self.loadImage(
+                request, previews: previews?.policy,
+                bytes: FetchWorkKey(request) == FetchWorkKey(original) ? given : nil, work: work)
         }
         // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
         PixelMemoryBudget.keepIfHolding(loaded.reservation)
@@ -67,10 +73,11 @@ extension ImageLoader {
     /// The work shared by identical requests: the bytes (shared by every request of the source), the decode
     /// (shared by requests that decode alike), then the request's processors and the memory cache. With a preview
     /// `policy` (the first caller's), the fetch's chunks also feed a preview session, which the decode stage
-    /// finishes instead of decoding again when it saw every byte.
-    func loadImage(_ request: ImageRequest, previews policy: PreviewPolicy?, work: SharedWork<LoadedImage>)
-        async throws -> LoadedImage
-    {
+    /// finishes instead of decoding again when it saw every byte. `given` bytes skip the fetch.
+    func loadImage(
+        _ request: ImageRequest, previews policy: PreviewPolicy?, bytes given: FetchedBytes? = nil,
+        work: SharedWork<LoadedImage>
+    ) async throws -> LoadedImage {
         let sink = work.sink
         let fetchKey = FetchWorkKey(request)
         let session = policy.map { policy in
@@ -85,8 +92,13 @@ extension ImageLoader {
             if let tap { chunkTaps.remove(fetchKey, tap) }
             session?.close()
         }
-        let bytes = try await fetchTasks.value(for: fetchKey, priority: work, sink: sink) {
-            fetchWork in try await self.fetchBytes(request, work: fetchWork)
+        let bytes: FetchedBytes
+        if let given {
+            bytes = given
+        } else {
+            bytes = try await fetchTasks.value(for: fetchKey, priority: work, sink: sink) { fetchWork in
+                try await self.fetchBytes(request, work: fetchWork)
+            }
         }
         // All waiters may have left while the bytes arrived: then the decode is skipped.
         try Task.checkCancellation()

@@ -32,26 +32,46 @@ public struct AnimationTranscoder: Sendable {
         self.loader = loader
     }
 
-    /// Converts `request`'s source to `format` frame by frame when it is an animation that can stream (see the
-    /// type's documentation), or returns nil without decoding anything (the caller then loads it as usual). The
-    /// source's bytes come through the loader (data cache, transport, retries); the decoding, processing and
-    /// encoding run on the compute threads, never the cooperative pool.
-    public func transcode(_ request: ImageRequest, to format: ImageFormat, options: EncodeOptions) async throws
-        -> Output?
-    {
-        guard Self.canStream(request, to: format, options: options, registry: loader.registry) else { return nil }
-        let data = try await loader.data(for: request)
+    /// What `load` gave: an animation converted frame by frame, or the decoded image to encode as usual.
+    public enum Loaded: Sendable {
+        /// The encoded animation, and where its source's bytes came from.
+        case streamed(Output, source: ImageLoader.SourceBytes)
+        /// The image the loader decoded (a still, or a conversion that needs every frame first).
+        case decoded(ImageResponse)
+    }
+
+    /// Loads `request` for an encode to `format`: an animation that can stream (see the type's documentation) is
+    /// converted frame by frame; anything else is loaded through the loader as `decodedRequest` (default:
+    /// `request`) asks, decoding the bytes the check read, so the source is read once; `listener` hears about that
+    /// load. The decoding, processing and encoding run on the compute threads, never the cooperative
+    /// pool.
+    public func load(
+        _ request: ImageRequest, to format: ImageFormat, options: EncodeOptions, decodedRequest: ImageRequest? = nil,
+        listener: (any ImageLoadEventListener)? = nil
+    ) async throws -> Loaded {
+        let decodedRequest = decodedRequest ?? request
+        // A conversion that cannot stream, or an image the memory cache holds: the loader's usual path.
+        guard Self.canStream(request, to: format, options: options, registry: loader.registry),
+            loader.cachedResponse(for: decodedRequest) == nil
+        else {
+            guard let listener else { return .decoded(try await loader.image(for: decodedRequest)) }
+            return .decoded(try await loader.image(for: decodedRequest, listener: listener))
+        }
+        let bytes = try await loader.sourceBytes(for: request)
         let limits = request.decodeOptions.limits == .default ? loader.settings.limits : request.decodeOptions.limits
         let registry = loader.registry
+        let output: Output?
         do {
-            return try await WorkExecutor.compute.run {
+            output = try await WorkExecutor.compute.run {
                 try Self.transcode(
-                    data, processors: request.processors, to: format, options: options, limits: limits,
+                    bytes.data, processors: request.processors, to: format, options: options, limits: limits,
                     registry: registry)
             }
         } catch {
             throw ImagoError.wrapping(error, source: request.sourceString)
         }
+        if let output { return .streamed(output, source: bytes) }
+        return .decoded(try await loader.image(for: decodedRequest, from: bytes, listener: listener))
     }
 
     /// Whether a conversion of `request` to `format` could stream, before its bytes are read: every frame asked
