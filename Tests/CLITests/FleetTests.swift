@@ -1,0 +1,109 @@
+import Foundation
+import Imago
+import ImagoTestSupport
+import Testing
+
+/// Three `imago serve` processes behind nginx, sharing leases, source bytes and results through one Redis
+/// (Docs/Deployment.md): each variant is rendered once and each original fetched once by the whole fleet, and a
+/// process killed or Redis lost during the load costs the clients nothing.
+@Suite(.serialized) struct FleetTests {
+    /// Every answer is a 200 with the right image; the problems found otherwise.
+    func problems(_ answers: [LoadAnswer], _ variants: [FleetRig.Variant], rig: FleetRig) -> [String] {
+        zip(answers, variants).compactMap { answer, variant in
+            guard answer.status == 200 else {
+                return
+                    "\(variant.path): status \(answer.status) \(answer.error ?? String(decoding: answer.body, as: UTF8.self))"
+            }
+            return rig.problem(with: answer.body, for: variant).map { "\(variant.path): \($0)" }
+        }
+    }
+
+    @Test func eachVariantIsRenderedOnceAndEachOriginalFetchedOnce() async throws {
+        let rig = try FleetRig()
+        let variants = rig.variants.shuffled()
+        #expect(variants.count == 300)
+        let first = await LoadRunner.run(port: rig.nginx.port, paths: variants.map(\.path))
+        #expect(problems(first, variants, rig: rig) == [])
+        #expect(try rig.total("imago_renders_total") == 300)
+        #expect(try rig.total("imago_source_fetches_total") == 30)
+        for original in rig.originals {
+            #expect(try await rig.origin.count(original.name) == 1, "\(original.name)")
+        }
+        let again = variants.shuffled()
+        let second = await LoadRunner.run(port: rig.nginx.port, paths: again.map(\.path))
+        #expect(problems(second, again, rig: rig) == [])
+        #expect(try rig.total("imago_renders_total") == 300, "the second pass renders nothing")
+        let storeHits = try rig.total("imago_cache_hits_total{cache=\"store\"}")
+        print(
+            "fleet figures: renders per variant \(try rig.total("imago_renders_total") / 300),"
+                + " origin fetches per original \(try rig.total("imago_source_fetches_total") / 30),"
+                + " p95 first pass (renders) \(LoadRunner.p95(first.map(\.seconds))) ms,"
+                + " p95 second pass (fleet and memory hits, \(Int(storeHits)) from the store)"
+                + " \(LoadRunner.p95(second.map(\.seconds))) ms")
+    }
+
+    @Test func theSameURLAtEveryProcessAtOnceIsRenderedOnce() async throws {
+        let rig = try FleetRig(originals: 1)
+        let variant = rig.variants[3]
+        async let a = LoadRunner.run(port: rig.serves[0].port, paths: Array(repeating: variant.path, count: 8))
+        async let b = LoadRunner.run(port: rig.serves[1].port, paths: Array(repeating: variant.path, count: 8))
+        async let c = LoadRunner.run(port: rig.serves[2].port, paths: Array(repeating: variant.path, count: 8))
+        let answers = await a + b + c
+        #expect(problems(answers, Array(repeating: variant, count: 24), rig: rig) == [])
+        #expect(try rig.total("imago_renders_total") == 1)
+        #expect(try await rig.origin.count(variant.original.name) == 1)
+    }
+
+    @Test func aProcessKilledDuringTheLoadCostsNoClientError() async throws {
+        let rig = try FleetRig()
+        let variants = rig.variants.shuffled()
+        let answers = await LoadRunner.run(port: rig.nginx.port, paths: variants.map(\.path)) { done in
+            if done == 60 { rig.kill(serve: 1) }
+        }
+        #expect(!rig.serves[1].process.isRunning)
+        let found = problems(answers, variants, rig: rig)
+        #expect(found == [])
+        print("fleet figures: client errors through nginx while one of three processes was killed: \(found.count)")
+    }
+
+    @Test func aRedisOutageDuringTheLoadCostsNo5xxAndSharingResumes() async throws {
+        let rig = try FleetRig()
+        let variants = rig.variants.shuffled()
+        // Redis stops during one load and starts again (same port, empty) during the next.
+        let down = await LoadRunner.run(port: rig.nginx.port, paths: variants.map(\.path)) { done in
+            if done == 60 { rig.redis.kill() }
+        }
+        let whileDown = try Self.rendersForOneVariantAtEveryProcess(rig, width: 20)
+        #expect(whileDown == 3, "without Redis every process renders")
+        let errors = try rig.total("imago_shared_store_errors_total{store=\"lease\",op=\"acquire\"}")
+        #expect(errors > 0, "the outage is counted")
+        let again = variants.shuffled()
+        let back = await LoadRunner.run(port: rig.nginx.port, paths: again.map(\.path)) { done in
+            if done == 60 { try? rig.redis.start() }
+        }
+        let found = problems(down, variants, rig: rig) + problems(back, again, rig: rig)
+        #expect(found == [])
+        // Once each process asks Redis again (after its retryInterval), a variant is rendered once per fleet again.
+        var shared = false
+        for width in 21..<61 where !shared {
+            shared = try Self.rendersForOneVariantAtEveryProcess(rig, width: width) == 1
+        }
+        #expect(shared, "sharing resumed after Redis came back")
+        print(
+            "fleet figures: client errors during the Redis outage \(found.count), renders of one variant asked of"
+                + " each process while Redis was down \(whileDown), lease errors counted \(errors)")
+    }
+
+    /// Asks each process in turn for one new variant; the renders it cost the fleet.
+    static func rendersForOneVariantAtEveryProcess(_ rig: FleetRig, width: Int) throws -> Int {
+        let source = rig.origin.url(rig.originals[0].name).absoluteString.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
+        let path = "/unsafe/w=\(width),f=png/plain/\(source)"
+        let before = try rig.total("imago_renders_total")
+        for serve in rig.serves {
+            let answer = try serve.get(path)
+            guard answer.status == 200 else { throw TestFailure("\(path): \(answer.status)") }
+        }
+        return Int(try rig.total("imago_renders_total") - before)
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import Imago
+import ImagoTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fleet as Docs/Deployment.md describes it, every part a child on 127.0.0.1: a redis-server, a counting
+/// origin with `originals` solid-colour PNGs (each of its own size and colour, so a wrong image cannot pass), three
+/// `imago serve` processes sharing leases, source bytes and results through that Redis, and nginx in front with
+/// the site configuration of Docs/Deployment.md.
+final class FleetRig: @unchecked Sendable {  // the children are started in `init` and only signalled after
+    struct Original {
+        var name: String
+        var width: Int
+        var height: Int
+        var color: RGBA
+    }
+
+    /// A variant URL and what its answer must be.
+    struct Variant {
+        var path: String
+        var original: Original
+        var width: Int
+        var format: ImageFormat
+    }
+
+    let fixtures: Fixtures
+    let redis: RedisServer
+    let origin: CountingOrigin
+    let originals: [Original]
+    private(set) var serves: [ServeProcess] = []
+    let nginx: NginxProcess
+    let configPath: String
+
+    init(originals count: Int = 30) throws {
+        fixtures = try Fixtures()
+        redis = try RedisServer()
+        var originals: [Original] = []
+        var files: [String: Data] = [:]
+        for index in 0..<count {
+            let color = RGBA(UInt8(40 + index * 7), UInt8(255 - index * 6), UInt8((index * 83) % 256))
+            let original = Original(
+                name: "original-\(index).png", width: 64 + index * 11, height: 48 + index * 5, color: color)
+            let raster = try Raster(width: original.width, height: original.height, fill: color)
+            files[original.name] = try fixtures.encode(DecodedImage(raster: raster, format: .png), as: .png)
+            originals.append(original)
+        }
+        self.originals = originals
+        origin = try CountingOrigin(files: files)
+        let redisURL = redis.url()
+        let redisSettings = { (prefix: String) -> [String: Any] in
+            ["url": redisURL, "keyPrefix": prefix, "timeout": 2, "retryInterval": 0.5]
+        }
+        let config: [String: Any] = [
+            "dataCache": ["name": "redis", "settings": redisSettings("fleet-sources:")],
+            "serve": [
+                "allowedSources": [origin.url("").absoluteString], "allowPrivateAddresses": true,
+                "resultStore": ["name": "redis", "settings": redisSettings("fleet-results:")],
+                "fleet": ["redis": redisURL, "leaseMilliseconds": 1000, "timeout": 2, "retryInterval": 0.5],
+            ],
+        ]
+        configPath = fixtures.path("fleet.json")
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        for _ in 0..<3 {
+            serves.append(try ServeProcess(["--listen", "127.0.0.1:0", "--quiet", "--config", configPath]))
+        }
+        nginx = try NginxProcess(site: try Self.siteConfiguration(backends: serves.map(\.port)))
+    }
+
+    /// The `nginx` block of Docs/Deployment.md with the backends' and the listener's ports replaced.
+    static func siteConfiguration(backends: [Int]) throws -> (text: String, port: Int) {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../Docs/Deployment.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        guard let start = text.range(of: "```nginx\n"),
+            let end = text.range(of: "```", range: start.upperBound..<text.endIndex)
+        else { throw TestFailure("Docs/Deployment.md has no nginx block") }
+        var site = String(text[start.upperBound..<end.lowerBound])
+        let port = try RedisServer.freePort()
+        for (index, backend) in backends.enumerated() {
+            let documented = "server 127.0.0.1:\(8081 + index) "
+            guard site.contains(documented) else { throw TestFailure("the nginx block lacks \(documented)") }
+            site = site.replacingOccurrences(of: documented, with: "server 127.0.0.1:\(backend) ")
+        }
+        guard site.contains("listen 80;") else { throw TestFailure("the nginx block lacks listen 80;") }
+        site = site.replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
+        return (site, port)
+    }
+
+    /// `/unsafe/w=W,f=F/plain/SOURCE` for ten variants of each original (five widths, PNG and JPEG).
+    var variants: [Variant] {
+        originals.flatMap { original in
+            [16, 24, 32, 40, 48].flatMap { width in
+                [ImageFormat.png, .jpeg].map { format in
+                    let source = origin.url(original.name).absoluteString.addingPercentEncoding(
+                        withAllowedCharacters: .alphanumerics)!
+                    return Variant(
+                        path: "/unsafe/w=\(width),f=\(format.rawValue)/plain/\(source)", original: original,
+                        width: width, format: format)
+                }
+            }
+        }
+    }
+
+    /// Why `body` is not the answer `variant` must get (format, size, colour), or nil when it is.
+    func problem(with body: Data, for variant: Variant) -> String? {
+        guard let decoder = fixtures.registry.decoder(for: body), let image = try? decoder.decode(body) else {
+            return "not an image (\(body.count) bytes)"
+        }
+        let height = Double(variant.width * variant.original.height) / Double(variant.original.width)
+        let raster = image.raster
+        guard image.format == variant.format, raster.width == variant.width, abs(Double(raster.height) - height) <= 1
+        else {
+            return "\(image.format) \(raster.width)x\(raster.height), expected \(variant.format) \(variant.width) wide"
+        }
+        let pixel = raster[raster.width / 2, raster.height / 2]
+        let expected = variant.original.color
+        let differences: [Int] = [
+            abs(Int(pixel.r) - Int(expected.r)), abs(Int(pixel.g) - Int(expected.g)),
+            abs(Int(pixel.b) - Int(expected.b)),
+        ]
+        let distance = differences.max() ?? 0
+        return distance <= 12 ? nil : "colour \(pixel), expected \(expected) (\(variant.original.name))"
+    }
+
+    /// The counters of `/metrics` of a serve process (name with labels to value).
+    func metrics(_ serve: ServeProcess) throws -> [String: Double] {
+        let text = String(decoding: try serve.get("/metrics").body, as: UTF8.self)
+        var values: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
+    }
+
+    /// `name` summed over the processes still running.
+    func total(_ name: String) throws -> Double {
+        try serves.filter { $0.process.isRunning }.reduce(0) { $0 + (try metrics($1)[name] ?? 0) }
+    }
+
+    /// Kills serve process `index` with SIGKILL, as a crash would.
+    func kill(serve index: Int) { serves[index].stop() }
+}
+
+/// One answer of a load: status (0 when the connection failed), body, and seconds taken.
+struct LoadAnswer: Sendable {
+    var status: Int
+    var body: Data
+    var seconds: Double
+    var error: String?
+}
+
+/// Requests over `connections` client threads at once (not the cooperative pool: the sockets block).
+enum LoadRunner {
+    /// GETs every path of `paths` from 127.0.0.1:`port`, `connections` at a time; `progress` sees the count of
+    /// answers so far after each one (it may block, to act at a given point of the load).
+    static func run(
+        port: Int, paths: [String], connections: Int = 16, progress: (@Sendable (Int) -> Void)? = nil
+    ) async -> [LoadAnswer] {
+        let state = LoadState(count: paths.count)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let group = DispatchGroup()
+            for _ in 0..<connections {
+                group.enter()
+                Thread {
+                    while let index = state.next() {
+                        let start = ContinuousClock.now
+                        var answer: LoadAnswer
+                        do {
+                            let (status, body) = try HTTPGet.get(port: port, path: paths[index], timeout: 60)
+                            answer = LoadAnswer(status: status, body: body, seconds: 0)
+                        } catch {
+                            answer = LoadAnswer(status: 0, body: Data(), seconds: 0, error: "\(error)")
+                        }
+                        let elapsed = start.duration(to: .now).components
+                        answer.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                        let done = state.finish(index, answer)
+                        progress?(done)
+                    }
+                    group.leave()
+                }.start()
+            }
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+        return state.answers
+    }
+
+    /// The 95th percentile of `seconds`, in milliseconds.
+    static func p95(_ seconds: [Double]) -> Double {
+        guard !seconds.isEmpty else { return 0 }
+        let sorted = seconds.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1000
+    }
+}
+
+private final class LoadState: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private var done = 0
+    private var results: [LoadAnswer?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextIndex < results.count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
+    }
+
+    func finish(_ index: Int, _ answer: LoadAnswer) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        results[index] = answer
+        done += 1
+        return done
+    }
+
+    var answers: [LoadAnswer] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results.map { $0 ?? LoadAnswer(status: 0, body: Data(), seconds: 0, error: "not sent") }
+    }
+}
+
+/// `/usr/sbin/nginx` as a child: its own prefix (pid, logs, temp folders) in a temporary folder, `daemon off`,
+/// one process (`master_process off`) that dies with the test runner (a parent-death signal set before exec).
+final class NginxProcess: @unchecked Sendable {  // `Process` is not Sendable; only stopped once
+    let port: Int
+    let prefix: URL
+    private let process = Process()
+
+    init(site: (text: String, port: Int)) throws {
+        port = site.port
+        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("imago-nginx-\(UUID().uuidString)")
+        for folder in ["logs", "temp/body", "temp/proxy", "temp/fastcgi", "temp/uwsgi", "temp/scgi"] {
+            try FileManager.default.createDirectory(
+                at: prefix.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let temp = prefix.appendingPathComponent("temp").path
+        let configuration = """
+            master_process off;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log warn;
+            events { worker_connections 1024; }
+            http {
+                access_log \(prefix.path)/logs/access.log;
+                client_body_temp_path \(temp)/body;
+                proxy_temp_path \(temp)/proxy;
+                fastcgi_temp_path \(temp)/fastcgi;
+                uwsgi_temp_path \(temp)/uwsgi;
+                scgi_temp_path \(temp)/scgi;
+            \(site.text)
+            }
+            """
+        let file = prefix.appendingPathComponent("nginx.conf")
+        try Data(configuration.utf8).write(to: file)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import ctypes, os, sys; ctypes.CDLL('libc.so.6').prctl(1, 9); os.execv(sys.argv[1], sys.argv[1:])",
+            "/usr/sbin/nginx", "-p", prefix.path, "-c", file.path, "-g", "daemon off;",
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<1000 {
+            if HTTPGet.accepts(port: port) { return }
+            guard process.isRunning else { break }
+            usleep(10_000)
+        }
+        let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw TestFailure("nginx did not start: \(log)")
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    /// nginx's error log (upstream failures it retried show here).
+    var errorLog: String {
+        (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
