@@ -52,6 +52,10 @@ import Testing
         #expect(problems(answers, Array(repeating: variant, count: 24), rig: rig) == [])
         #expect(try rig.total("imago_renders_total") == 1)
         #expect(try await rig.origin.count(variant.original.name) == 1)
+        // A missing original is each process's 404, fetched under the same lease, never a 5xx.
+        let missing = variant.path.replacingOccurrences(of: "original%2D0", with: "missing")
+        for serve in rig.serves { #expect(try serve.get(missing).status == 404) }
+        #expect(await LoadRunner.run(port: rig.nginx.port, paths: [missing]).map(\.status) == [404])
     }
 
     @Test func aProcessKilledDuringTheLoadCostsNoClientError() async throws {
