@@ -63,8 +63,11 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
         ]
         configPath = fixtures.path("fleet.json")
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        // IMAGO_FLEET_EXECUTABLE: another build for the figures (a release one), else the tests' own.
+        let executable = ProcessInfo.processInfo.environment["IMAGO_FLEET_EXECUTABLE"].map(URL.init(fileURLWithPath:))
         for _ in 0..<3 {
-            serves.append(try ServeProcess(["--listen", "127.0.0.1:0", "--quiet", "--config", configPath]))
+            serves.append(
+                try ServeProcess(["--listen", "127.0.0.1:0", "--config", configPath], executable: executable))
         }
         nginx = try NginxProcess(site: try Self.siteConfiguration(backends: serves.map(\.port)))
     }
@@ -139,6 +142,20 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
     /// `name` summed over the processes still running.
     func total(_ name: String) throws -> Double {
         try serves.filter { $0.process.isRunning }.reduce(0) { $0 + (try metrics($1)[name] ?? 0) }
+    }
+
+    /// The 95th percentile of the time the processes took (their access logs' `ms`) for answers whose `cache` is
+    /// one of `caches`, and how many there were.
+    func serverP95(caches: Set<String>) -> (milliseconds: Double, count: Int) {
+        let seconds = serves.flatMap { serve in
+            serve.stdout.split(separator: "\n").compactMap { line -> Double? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let cache = object["cache"] as? String, caches.contains(cache), let ms = object["ms"] as? Double
+                else { return nil }
+                return ms / 1000
+            }
+        }
+        return (LoadRunner.p95(seconds), seconds.count)
     }
 
     /// Kills serve process `index` with SIGKILL, as a crash would.
@@ -228,11 +245,27 @@ private final class LoadState: @unchecked Sendable {  // guarded by `lock`
 }
 
 /// `/usr/sbin/nginx` as a child: its own prefix (pid, logs, temp folders) in a temporary folder, `daemon off`,
-/// one process (`master_process off`) that dies with the test runner (a parent-death signal set before exec).
+/// one process (`master_process off`) that dies with the test runner (see `watcher`).
 final class NginxProcess: @unchecked Sendable {  // `Process` is not Sendable; only stopped once
     let port: Int
     let prefix: URL
     private let process = Process()
+    private var stdin: Pipe?
+
+    /// Starts nginx with a parent-death signal from its own main thread (a signal tied to one of the test runner's
+    /// threads would fire when that thread ends), kills it when stdin closes, and exits when it exits.
+    private static let watcher = """
+        import ctypes, os, subprocess, sys, threading
+        libc = ctypes.CDLL("libc.so.6")
+        child = subprocess.Popen(sys.argv[1:], preexec_fn=lambda: libc.prctl(1, 9))
+        def watch_stdin():
+            while os.read(0, 65536):
+                pass
+            child.kill()
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
+        sys.exit(child.wait())
+        """
 
     init(site: (text: String, port: Int)) throws {
         port = site.port
@@ -261,11 +294,11 @@ final class NginxProcess: @unchecked Sendable {  // `Process` is not Sendable; o
         try Data(configuration.utf8).write(to: file)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", "-c",
-            "import ctypes, os, sys; ctypes.CDLL('libc.so.6').prctl(1, 9); os.execv(sys.argv[1], sys.argv[1:])",
-            "/usr/sbin/nginx", "-p", prefix.path, "-c", file.path, "-g", "daemon off;",
+            "python3", "-c", Self.watcher, "/usr/sbin/nginx", "-p", prefix.path, "-c", file.path, "-g", "daemon off;",
         ]
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        stdin = input
+        process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -289,7 +322,10 @@ final class NginxProcess: @unchecked Sendable {  // `Process` is not Sendable; o
         (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Stops nginx (the watcher kills it when its stdin closes; SIGKILL of the watcher does through the
+    /// parent-death signal) and waits for the watcher.
     func stop() {
+        try? stdin?.fileHandleForWriting.close()
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
