@@ -71,7 +71,11 @@ import Testing
         #expect(!rig.serves[1].process.isRunning)
         let found = problems(answers, variants, rig: rig)
         #expect(found == [])
-        print("fleet figures: client errors through nginx while one of three processes was killed: \(found.count)")
+        let retried = rig.nginx.errorLog.split(separator: "\n").filter { $0.contains("upstream") }.count
+        print(
+            "fleet figures: client errors through nginx while one of three processes was killed: \(found.count);"
+                + " upstream failures nginx logged and retried: \(retried);"
+                + " renders \(try rig.total("imago_renders_total")) for 300 variants (the two left)")
     }
 
     @Test func aRedisOutageDuringTheLoadCostsNo5xxAndSharingResumes() async throws {
