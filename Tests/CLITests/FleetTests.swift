@@ -60,6 +60,11 @@ import Testing
         let missing = variant.path.replacingOccurrences(of: "original%2D0", with: "missing")
         for serve in rig.serves { #expect(try serve.get(missing).status == 404) }
         #expect(await LoadRunner.run(port: rig.nginx.port, paths: [missing]).map(\.status) == [404])
+        // An origin that is down is each process's 502 (not retried by nginx: another process would only repeat it).
+        let source = (rig.deadOrigin + "a.png").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let down = "/unsafe/w=16,f=png/plain/\(source)"
+        for serve in rig.serves { #expect(try serve.get(down).status == 502) }
+        #expect(await LoadRunner.run(port: rig.nginx.port, paths: [down]).map(\.status) == [502])
     }
 
     @Test func aProcessKilledDuringTheLoadCostsNoClientError() async throws {

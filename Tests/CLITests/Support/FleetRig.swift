@@ -33,6 +33,8 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
     private(set) var serves: [ServeProcess] = []
     let nginx: NginxProcess
     let configPath: String
+    /// An allowed origin nothing listens on.
+    let deadOrigin: String
 
     init(originals count: Int = 30) throws {
         fixtures = try Fixtures()
@@ -49,6 +51,7 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
         }
         self.originals = originals
         origin = try CountingOrigin(files: files)
+        deadOrigin = "http://127.0.0.1:\(try RedisServer.freePort())/"
         let redisURL = redis.url()
         let redisSettings = { (prefix: String) -> [String: Any] in
             ["url": redisURL, "keyPrefix": prefix, "timeout": 2, "retryInterval": 0.5]
@@ -56,7 +59,7 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
         let config: [String: Any] = [
             "dataCache": ["name": "redis", "settings": redisSettings("fleet-sources:")],
             "serve": [
-                "allowedSources": [origin.url("").absoluteString], "allowPrivateAddresses": true,
+                "allowedSources": [origin.url("").absoluteString, deadOrigin], "allowPrivateAddresses": true,
                 "resultStore": ["name": "redis", "settings": redisSettings("fleet-results:")],
                 "fleet": ["redis": redisURL, "leaseMilliseconds": 1000, "timeout": 2, "retryInterval": 0.5],
             ],
