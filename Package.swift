@@ -163,6 +163,19 @@ targets.append(contentsOf: [
 // The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
 // redis-server child (started with the tests' helper).
 targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
+// S3 (issue 25): the libcurl engine (multi handle, transfers, event queue) is the support module ImagoCurl, shared
+// by the curl transport and the ImagoS3 plugin (the `s3` transport and data cache, signed by libcurl's SigV4).
+products.append(.library(name: "ImagoS3", targets: ["ImagoS3"]))
+targets.append(contentsOf: [
+    .target(name: "ImagoCurl", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Curl"),
+    .target(name: "ImagoS3", dependencies: ["ImagoCore", "ImagoCurl"], path: "Sources/S3"),
+    .testTarget(
+        name: "S3Tests",
+        dependencies: ["ImagoS3", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+])
+targets.first { $0.name == "ImagoTransports" }?.dependencies.append("ImagoCurl")
+targets.first { $0.name == "TransportsTests" }?.dependencies.append("ImagoCurl")
+targets.first { $0.name == "Imago" }?.dependencies.append("ImagoS3")
 // libspng (issue 28): measured against libpng in imago-bench only (`png-spng`); the PNG codec stays on libpng.
 targets.append(
     .systemLibrary(

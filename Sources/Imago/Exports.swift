@@ -2,4 +2,5 @@
 @_exported import ImagoCodecs
 @_exported import ImagoCore
 @_exported import ImagoRedis
+@_exported import ImagoS3
 @_exported import ImagoTransports

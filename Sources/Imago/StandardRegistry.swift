@@ -2,9 +2,9 @@ import Foundation
 
 /// The built-in plugins, ready to use or to name in a configuration.
 extension PluginRegistry {
-    /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`; codecs `png`,
-    /// `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`, `redis`, `tiered`; processors `resize`,
-    /// `crop`, `orientation`) and the default plugins built.
+    /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`, `s3`; codecs
+    /// `png`, `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`, `redis`, `s3`, `tiered`;
+    /// processors `resize`, `crop`, `orientation`) and the default plugins built.
     ///
     /// The default configuration names only built-in factories, so building it fails only if a built-in is
     /// broken; that stops the program with the reason rather than handing out a registry without plugins.
@@ -43,6 +43,7 @@ extension PluginRegistry {
         builder.registerStandardCodecFactories()
         builder.registerStandardCacheFactories()
         builder.registerSharedCacheFactories()
+        builder.registerS3Factories()
         builder.registerStandardProcessorFactories()
         builder.registerFactories(factories)
         return builder.build()

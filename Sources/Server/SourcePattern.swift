@@ -3,7 +3,8 @@ import Imago
 
 /// One `allowedSources` entry: a URL prefix whose host may use `*` for one whole label
 /// (`https://*.example.com/`). The host (and port) is matched whole, case-insensitively, so
-/// `https://example.com` does not admit `https://example.com.evil.net/`; the rest is a plain prefix.
+/// `https://example.com` does not admit `https://example.com.evil.net/`; the rest is a plain prefix (for `s3://`
+/// patterns, a prefix of the decoded object key).
 struct SourcePattern: Sendable, Hashable {
     private let scheme: String
     /// Host labels (the last may carry `:port`); `nil` for schemes without an authority (`data:`).
@@ -33,7 +34,15 @@ struct SourcePattern: Sendable, Hashable {
         guard !hostLabels.contains(where: { $0.contains("*") && $0 != "*" }), !path.contains("*") else { return nil }
         guard scheme == "file" || !authority.isEmpty else { return nil }
         labels = hostLabels
-        pathPrefix = String(path)
+        // An object's key is matched decoded (`s3://bucket/my%20photos/` admits the key `my photos/a.png`).
+        if scheme == "s3" {
+            guard let key = path.removingPercentEncoding, S3Location.bucketProblem(String(authority)) == nil,
+                !key.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
+            else { return nil }
+            pathPrefix = key
+        } else {
+            pathPrefix = String(path)
+        }
     }
 
     /// Whether `source` (the decoded source URL) starts with this prefix.

@@ -1,8 +1,8 @@
 import Foundation
 import Imago
 
-/// Which sources the server fetches: `allowedSources` prefixes (any http(s) URL when empty; `file:` and `data:`
-/// only when a prefix names them), and no loopback, private, link-local, unique-local, unspecified or multicast
+/// Which sources the server fetches: `allowedSources` prefixes (any http(s) URL when empty; `file:`, `data:` and
+/// `s3:` only when a prefix names them), and no loopback, private, link-local, unique-local, unspecified or multicast
 /// address unless `allowPrivateAddresses`.
 ///
 /// Prefixes are matched on the normalised source (`SourceURL.normalized`: dot segments removed, `%2e` counted as a
@@ -27,6 +27,7 @@ public struct SourcePolicy: SourceAccessPolicy {
     public func check(_ url: URL) throws -> URL {
         let source = url.absoluteString
         let scheme = url.scheme?.lowercased() ?? ""
+        if scheme == "s3" { return try checkObject(url) }
         let normalised = try SourceURL.normalized(url)
         if patterns.isEmpty {
             guard scheme == "http" || scheme == "https" else {
@@ -54,6 +55,19 @@ public struct SourcePolicy: SourceAccessPolicy {
             throw ImagoError(.addressRefused, "the source's address \(host) is \(kind.rawValue)", source: source)
         }
         return normalised
+    }
+
+    /// An `s3://` source, allowed only by an `s3://bucket/prefix` pattern, matched on the decoded key (`..`
+    /// segments, empty keys and bad bucket names are refused as `invalidSource`); the store's endpoint is the
+    /// operator's, so no address check applies. Returns the source with its key encoded as S3 expects.
+    private func checkObject(_ url: URL) throws -> URL {
+        let location = try S3Location(url: url)
+        guard patterns.contains(where: { $0.matches("s3://\(location.bucket)/\(location.key)") }),
+            let canonical = URL(string: location.description)
+        else {
+            throw ImagoError(.addressRefused, "the source is not in allowedSources", source: url.absoluteString)
+        }
+        return canonical
     }
 
     /// Whether a transport may connect to `ip` (numeric, as resolved): the filter for every connection,

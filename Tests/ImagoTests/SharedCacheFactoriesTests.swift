@@ -72,9 +72,31 @@ import Testing
             (
                 .object([
                     "name": .string("tiered"),
+                    "settings": .object(["layers": .array([.string("disk"), .string("glacier")])]),
+                ]),
+                "dataCache.settings.layers[1]: unknown data cache \"glacier\""
+            ),
+            (
+                .object([
+                    "name": .string("tiered"),
                     "settings": .object(["layers": .array([.string("disk"), .string("s3")])]),
                 ]),
-                "dataCache.settings.layers[1]: unknown data cache \"s3\""
+                "dataCache.settings.layers[1].settings.bucket: the bucket to keep the entries in is required"
+            ),
+            (
+                .object(["name": .string("s3"), "settings": .object(["bucket": .string("b"), "prefix": .string("")])]),
+                "dataCache.settings.prefix: empty prefix"
+            ),
+            (
+                .object(["name": .string("s3"), "settings": .object(["bucket": .string("Bad_Bucket")])]),
+                "dataCache.settings.bucket: invalid bucket name"
+            ),
+            (
+                .object([
+                    "name": .string("s3"),
+                    "settings": .object(["bucket": .string("ok-bucket"), "endpoint": .string("ftp://x")]),
+                ]),
+                "dataCache.settings.endpoint: not an http(s) URL with a host"
             ),
             (
                 .object(["name": .string("tiered"), "settings": .object(["layers": .array([])])]),

@@ -29,11 +29,12 @@ public final class PythonLoopbackServer: @unchecked Sendable {  // `Process` is 
         exec(compile(_script, "<loopback-server>", "exec"), {"__name__": "__main__"})
         """
 
-    /// Starts `script` with `arguments` (its `sys.argv[1...]`) and waits for the port it prints.
-    public init(script: String, arguments: [String] = []) throws {
+    /// Starts `script` with `arguments` (its `sys.argv[1...]`) and waits for the port it prints; `interpreter` is
+    /// the Python to run it with (a virtual environment's, for a script that needs its packages).
+    public init(script: String, arguments: [String] = [], interpreter: String = "python3") throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", Self.launcher, script] + arguments
+        process.arguments = [interpreter, "-u", "-c", Self.launcher, script] + arguments
         stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin

@@ -2,6 +2,7 @@ import Foundation
 import ImagoCore
 import Testing
 
+@testable import ImagoCurl
 @testable import ImagoTransports
 
 /// The request a libcurl fetch sends, checked without a network.
@@ -13,9 +14,13 @@ import Testing
     }
 
     @Test func mergesHeadersWithoutRegardToCaseTheRequestWinning() throws {
-        let lines = try request(["accept": "image/png", "X-Empty": ""]).headerLines
+        let merged = try request(["accept": "image/png", "X-Empty": ""])
+        let lines = merged.headerLines
         #expect(lines.filter { $0.lowercased().hasPrefix("accept") } == ["accept: image/png"])
-        #expect(lines.contains("User-Agent: Bot/1"))
+        // The User-Agent goes through CURLOPT_USERAGENT, which libcurl does not sign.
+        #expect(merged.userAgent == "Bot/1")
+        #expect(!lines.contains { $0.lowercased().hasPrefix("user-agent") })
+        #expect(try request(["user-agent": "Mine/2"]).userAgent == "Mine/2")
         #expect(lines.contains("X-Team: imago"))
         #expect(lines.contains("If-None-Match: \"v1\""))
         // libcurl's spelling of an empty header (`X-Empty:` would remove it).

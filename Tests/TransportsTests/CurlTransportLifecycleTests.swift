@@ -2,6 +2,7 @@ import Foundation
 import ImagoCore
 import Testing
 
+@testable import ImagoCurl
 @testable import ImagoTransports
 
 /// The libcurl transport's thread and addresses, seen from inside the module.

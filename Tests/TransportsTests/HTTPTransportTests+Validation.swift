@@ -2,6 +2,7 @@ import Foundation
 import ImagoCore
 import Testing
 
+@testable import ImagoCurl
 @testable import ImagoTransports
 
 extension HTTPTransportTests {

@@ -12,6 +12,10 @@ static inline CURLcode imago_curl_easy_setopt_pointer(CURL *handle, CURLoption o
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode imago_curl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 static inline CURLcode imago_curl_easy_setopt_write(CURL *handle, CURLoption option, curl_write_callback callback) {
     return curl_easy_setopt(handle, option, callback);
 }

@@ -1,4 +1,5 @@
 import ImagoCore
+import ImagoCurl
 
 extension CurlTransport {
     /// Settings of a libcurl transport: the URLSession transport's settings (the same names in a configuration
@@ -54,31 +55,26 @@ extension CurlTransport {
         /// Reads the settings of a configuration file; absent keys keep their defaults. A filter cannot be
         /// written in a file: set `connectionFilter` in code.
         public init(reading reader: ConfigReader) throws {
-            // The settings shared with the URLSession transport are read (and checked) by its reader.
-            let common = try HTTPTransport.Configuration(reading: reader)
-            self.init(
-                idleTimeout: common.idleTimeout, totalDeadline: common.totalDeadline, maxBytes: common.maxBytes,
-                maxRedirects: common.maxRedirects, userAgent: common.userAgent, headers: common.headers,
-                maxConnectionsPerHost: common.maxConnectionsPerHost, proxy: try reader.string("proxy"),
-                caFile: try reader.string("caFile"))
-            if proxy?.isEmpty == true { throw ConfigReader.error(reader.path(of: "proxy"), "empty proxy") }
-            if caFile?.isEmpty == true { throw ConfigReader.error(reader.path(of: "caFile"), "empty path") }
+            self.init(try CurlSettings(reading: reader))
         }
 
-        /// The settings shared with the URLSession transport.
-        var common: HTTPTransport.Configuration {
-            HTTPTransport.Configuration(
+        init(_ settings: CurlSettings) {
+            self.init(
+                idleTimeout: settings.idleTimeout, totalDeadline: settings.totalDeadline, maxBytes: settings.maxBytes,
+                maxRedirects: settings.maxRedirects, userAgent: settings.userAgent, headers: settings.headers,
+                maxConnectionsPerHost: settings.maxConnectionsPerHost, proxy: settings.proxy, caFile: settings.caFile,
+                connectionFilter: settings.connectionFilter)
+        }
+
+        /// What the libcurl engine is given.
+        var engineSettings: CurlSettings {
+            CurlSettings(
                 idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes, maxRedirects: maxRedirects,
-                userAgent: userAgent, headers: headers, maxConnectionsPerHost: maxConnectionsPerHost)
+                userAgent: userAgent, headers: headers, maxConnectionsPerHost: maxConnectionsPerHost, proxy: proxy,
+                caFile: caFile, connectionFilter: connectionFilter)
         }
 
         /// Every setting with its value, as a configuration file spells it.
-        public var settings: JSONValue {
-            .object(
-                common.fileSettings.merging([
-                    "proxy": proxy.map { .string($0) } ?? .null,
-                    "caFile": caFile.map { .string($0) } ?? .null,
-                ]) { _, own in own })
-        }
+        public var settings: JSONValue { .object(engineSettings.fileSettings()) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCore
+import ImagoCurl
 
 /// Fetches `http` and `https` sources over libcurl, streaming the body as it arrives: the default HTTP(S)
 /// transport on Linux.
@@ -24,7 +25,7 @@ public final class CurlTransport: ImageTransport {
     /// Creates a transport with its own multi handle and thread.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.multi = CurlMulti(configuration: configuration)
+        self.multi = CurlMulti(configuration: configuration.engineSettings)
     }
 
     /// Creates a transport whose `connectionFilter` is `filter`.
@@ -49,15 +50,12 @@ public final class CurlTransport: ImageTransport {
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         let curlRequest: CurlRequest
         do {
-            curlRequest = try CurlRequest(request, configuration: configuration)
+            curlRequest = try CurlRequest(request, configuration: configuration.engineSettings)
         } catch {
             let source = request.url.absoluteString
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }
         }
-        let events = HTTPEventQueue()
-        multi.add(curlRequest, events: events)
         // The stream owns the consumer's end: when it is released, the fetch is cancelled.
-        let consumer = HTTPStreamConsumer(events)
-        return AsyncThrowingStream(unfolding: { try await consumer.next() })
+        return multi.stream(curlRequest)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCore
+import ImagoCurl
 import Synchronization
 
 #if canImport(FoundationNetworking)

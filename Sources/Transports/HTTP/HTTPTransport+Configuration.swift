@@ -1,4 +1,5 @@
 import ImagoCore
+import ImagoCurl
 
 extension HTTPTransport {
     /// Settings of an HTTP transport. Times are in seconds and may be fractional: the transport enforces them
@@ -37,32 +38,21 @@ extension HTTPTransport {
 
         /// Reads the settings of a configuration file; absent keys keep their defaults.
         public init(reading reader: ConfigReader) throws {
-            let defaults = Configuration()
+            let common = try CurlSettings(reading: reader, keys: CurlSettings.Key.common)
             self.init(
-                idleTimeout: try reader.double("idleTimeout", default: defaults.idleTimeout, in: 0.001...86_400),
-                totalDeadline: try reader.double("totalDeadline", default: defaults.totalDeadline, in: 0.001...86_400),
-                maxBytes: try reader.int("maxBytes", default: defaults.maxBytes, in: 1...Int.max),
-                maxRedirects: try reader.int("maxRedirects", default: defaults.maxRedirects, in: 0...100),
-                userAgent: try reader.string("userAgent") ?? defaults.userAgent,
-                headers: try reader.stringMap("headers"),
-                maxConnectionsPerHost: try reader.int(
-                    "maxConnectionsPerHost", default: defaults.maxConnectionsPerHost, in: 1...1024))
+                idleTimeout: common.idleTimeout, totalDeadline: common.totalDeadline, maxBytes: common.maxBytes,
+                maxRedirects: common.maxRedirects, userAgent: common.userAgent, headers: common.headers,
+                maxConnectionsPerHost: common.maxConnectionsPerHost)
         }
 
         /// Every setting with its value, as a configuration file spells it.
-        public var settings: JSONValue { .object(fileSettings) }
-
-        /// The settings as a configuration file spells them; `CurlTransport.Configuration` adds its own to these.
-        var fileSettings: [String: JSONValue] {
-            [
-                "idleTimeout": .number(idleTimeout),
-                "totalDeadline": .number(totalDeadline),
-                "maxBytes": .number(Double(maxBytes)),
-                "maxRedirects": .number(Double(maxRedirects)),
-                "userAgent": .string(userAgent),
-                "headers": .object(headers.mapValues { .string($0) }),
-                "maxConnectionsPerHost": .number(Double(maxConnectionsPerHost)),
-            ]
+        public var settings: JSONValue {
+            .object(
+                CurlSettings(
+                    idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes,
+                    maxRedirects: maxRedirects, userAgent: userAgent, headers: headers,
+                    maxConnectionsPerHost: maxConnectionsPerHost
+                ).fileSettings(CurlSettings.Key.common))
         }
     }
 }

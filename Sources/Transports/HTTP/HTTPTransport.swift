@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCore
+import ImagoCurl
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -8,7 +8,7 @@ import Synchronization
 /// libcurl handles are not thread-safe, so every call on them happens on the loop's thread (`CurlMultiLoop`);
 /// the only call made from elsewhere is `curl_multi_wakeup`, which exists for that. The thread sleeps in
 /// `curl_multi_poll` until a socket is ready, a timer is due, or a command wakes it.
-final class CurlMulti: Sendable {
+package final class CurlMulti: Sendable {
     enum Command: Sendable {
         case add(id: UInt64, request: CurlRequest, events: HTTPEventQueue)
         case cancel(id: UInt64)
@@ -24,11 +24,11 @@ final class CurlMulti: Sendable {
     /// The `CURLM *`. Off the loop's thread it is only passed to `curl_multi_wakeup`, under the inbox lock, so it
     /// is never woken after the loop cleaned it up.
     nonisolated(unsafe) let handle: UnsafeMutableRawPointer
-    let configuration: CurlTransport.Configuration
+    package let configuration: CurlSettings
     private let inbox = Mutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
 
-    init(configuration: CurlTransport.Configuration) {
+    package init(configuration: CurlSettings) {
         _ = CurlGlobal.initialized
         guard let handle = curl_multi_init() else { fatalError("libcurl could not allocate a multi handle") }
         self.handle = handle
@@ -43,7 +43,7 @@ final class CurlMulti: Sendable {
 
     /// Starts a fetch: its events go to `events`; cancelling the queue cancels the transfer, and the consumer
     /// catching up resumes a transfer paused for back-pressure.
-    func add(_ request: CurlRequest, events: HTTPEventQueue) {
+    package func add(_ request: CurlRequest, events: HTTPEventQueue) {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         events.onCancel { [self] in send(.cancel(id: id)) }
         events.onResume { [self] in send(.resume(id: id)) }
@@ -52,8 +52,16 @@ final class CurlMulti: Sendable {
         }
     }
 
+    /// The events of `request` as a stream, which owns the consumer's end: releasing it cancels the fetch.
+    package func stream(_ request: CurlRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
+        let events = HTTPEventQueue()
+        add(request, events: events)
+        let consumer = HTTPStreamConsumer(events)
+        return AsyncThrowingStream(unfolding: { try await consumer.next() })
+    }
+
     /// Lets the loop's thread end once its transfers have; the transport is gone.
-    func shutDownWhenIdle() {
+    package func shutDownWhenIdle() {
         inbox.withLock { inbox in
             guard !inbox.isStopped else { return }
             inbox.isShuttingDown = true

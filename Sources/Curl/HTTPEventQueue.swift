@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A plain `AsyncThrowingStream` continuation keeps delivering its buffered chunks after the consumer's task is
 /// cancelled; this queue checks for cancellation on every pull, so nothing is delivered after it.
-final class HTTPEventQueue: Sendable {
+package final class HTTPEventQueue: Sendable {
     private struct State {
         var events: [TransportEvent] = []
         var ending: Result<Void, ImagoError>?
@@ -22,25 +22,28 @@ final class HTTPEventQueue: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty queue.
+    package init() {}
+
     /// Sets what runs once, when the consumer is cancelled or goes away.
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onCancel = handler }
     }
 
     /// Sets what runs (once per pause) when the consumer has caught up with a producer `push(_:pausingAbove:)`
     /// paused: fewer than half the limit's bytes are still queued.
-    func onResume(_ handler: @escaping @Sendable () -> Void) {
+    package func onResume(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onResume = handler }
     }
 
     /// Adds an event, or hands it straight to a waiting consumer; ignored once the queue has ended.
-    func push(_ event: TransportEvent) {
+    package func push(_ event: TransportEvent) {
         _ = push(event, pausingAbove: nil)
     }
 
     /// Adds `event` unless `limit` bytes already wait for the consumer: then nothing is added, the producer counts
     /// as paused, and `false` tells it to stop until `onResume` runs.
-    func push(_ event: TransportEvent, pausingAbove limit: Int?) -> Bool {
+    package func push(_ event: TransportEvent, pausingAbove limit: Int?) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<TransportEvent?, any Error>?) in
             guard state.ending == nil, !state.isCancelled else { return (true, nil) }
             guard let waiter = state.waiter else {
@@ -61,7 +64,7 @@ final class HTTPEventQueue: Sendable {
     }
 
     /// Ends the queue: the consumer gets the events still queued, then the end (or `error`).
-    func end(throwing error: ImagoError?) {
+    package func end(throwing error: ImagoError?) {
         let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, any Error>? in
             guard state.ending == nil else { return nil }
             state.ending = error.map { .failure($0) } ?? .success(())
@@ -72,7 +75,7 @@ final class HTTPEventQueue: Sendable {
     }
 
     /// The consumer is cancelled or gone: drop what is queued, end every pull, and stop the fetch.
-    func cancel() {
+    package func cancel() {
         let (waiter, onCancel) = state.withLock { state in
             defer {
                 state.isCancelled = true
@@ -88,7 +91,7 @@ final class HTTPEventQueue: Sendable {
     }
 
     /// The next event, waiting for one if needed; `nil` at the end or once the consumer's task is cancelled.
-    func next() async throws -> TransportEvent? {
+    package func next() async throws -> TransportEvent? {
         if Task.isCancelled {
             cancel()
             return nil
@@ -130,10 +133,10 @@ final class HTTPEventQueue: Sendable {
 
 /// The consumer's end of a queue, owned by the stream: when the stream is released before the end (the consumer
 /// broke out of its loop), the fetch is cancelled.
-final class HTTPStreamConsumer: Sendable {
+package final class HTTPStreamConsumer: Sendable {
     private let queue: HTTPEventQueue
-    init(_ queue: HTTPEventQueue) { self.queue = queue }
+    package init(_ queue: HTTPEventQueue) { self.queue = queue }
     deinit { queue.cancel() }
 
-    func next() async throws -> TransportEvent? { try await queue.next() }
+    package func next() async throws -> TransportEvent? { try await queue.next() }
 }

@@ -70,7 +70,8 @@ extension CurlTransfer {
             var status = 0
             if let handle { imago_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) }
             guard status >= 200 else { return bytes.count }  // an informational head: the real one follows
-            return respond(to: HTTPResponseHead(statusCode: status, fields: fields, url: request.url))
+            return respond(
+                to: HTTPResponseHead(statusCode: status, fields: fields, url: request.sourceURL ?? request.url))
                 ? bytes.count : 0
         }
         return bytes.count

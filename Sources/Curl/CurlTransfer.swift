@@ -25,7 +25,7 @@ final class CurlTransfer {
 
     let id: UInt64
     let events: HTTPEventQueue
-    let configuration: CurlTransport.Configuration
+    let configuration: CurlSettings
     private(set) var request: CurlRequest
     private(set) var handle: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -53,7 +53,7 @@ final class CurlTransfer {
     }()
 
     init(
-        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlTransport.Configuration,
+        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlSettings,
         startedAt: ContinuousClock.Instant
     ) {
         self.id = id
@@ -118,6 +118,11 @@ final class CurlTransfer {
             headerList = list
         }
         imago_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+        if let userAgent = request.userAgent {
+            userAgent.withCString { _ = imago_curl_easy_setopt_pointer(handle, CURLOPT_USERAGENT, $0) }
+        } else {
+            imago_curl_easy_setopt_pointer(handle, CURLOPT_USERAGENT, nil)
+        }
         let setURL = request.url.absoluteString.withCString { imago_curl_easy_setopt_pointer(handle, CURLOPT_URL, $0) }
         guard setURL == CURLE_OK else {
             finish(throwing: ImagoError(.invalidSource, "invalid source: libcurl refused the URL", source: source))
@@ -153,6 +158,7 @@ final class CurlTransfer {
         imago_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         imago_curl_easy_setopt_opensocket(handle, curlOpenSocketCallback)
         imago_curl_easy_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
+        configureMethodAndSigning(of: handle)
     }
 
     /// Releases the handle (removing it from `multi` first when it is still in it).

@@ -6,17 +6,17 @@ import ImagoCore
 #endif
 
 /// What an HTTP response head tells: status and the metadata the caches and the retry policy use.
-struct HTTPResponseHead {
-    let statusCode: Int
-    let metadata: TransportMetadata
+package struct HTTPResponseHead {
+    package let statusCode: Int
+    package let metadata: TransportMetadata
 
-    init(_ response: HTTPURLResponse, now: Date = Date()) {
+    package init(_ response: HTTPURLResponse, now: Date = Date()) {
         self.init(
             statusCode: response.statusCode, fields: Self.lowercasedFields(of: response), url: response.url, now: now)
     }
 
     /// A head from its status and its header fields (names lowercased), as read from the wire.
-    init(statusCode: Int, fields: [String: String], url: URL?, now: Date = Date()) {
+    package init(statusCode: Int, fields: [String: String], url: URL?, now: Date = Date()) {
         self.statusCode = statusCode
         // A compressed body's length is not the length of the bytes handed over after inflating it.
         let encoding = fields["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -36,13 +36,13 @@ struct HTTPResponseHead {
     }
 
     /// `404 Not Found`: the status with its standard phrase.
-    var statusReason: String {
+    package var statusReason: String {
         let phrase = HTTPURLResponse.localizedString(forStatusCode: statusCode)
         return phrase.isEmpty ? "HTTP status \(statusCode)" : "\(statusCode) \(phrase)"
     }
 
     /// The `Location` of a redirect, resolved against the response's URL.
-    static func locationURL(of response: HTTPURLResponse) -> URL? {
+    package static func locationURL(of response: HTTPURLResponse) -> URL? {
         guard let location = lowercasedFields(of: response)["location"] else { return nil }
         return URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: response.url)?.absoluteURL
     }
@@ -57,7 +57,7 @@ struct HTTPResponseHead {
     }
 
     /// Seconds to wait from a `Retry-After` value: delay seconds, or an HTTP date (0 when already past).
-    static func retryAfterSeconds(_ value: String, now: Date = Date()) -> Double? {
+    package static func retryAfterSeconds(_ value: String, now: Date = Date()) -> Double? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
             return Double(text)

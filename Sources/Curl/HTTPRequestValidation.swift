@@ -2,9 +2,9 @@ import Foundation
 import ImagoCore
 
 /// Checks that a URL and its headers are safe to send before anything leaves the machine.
-enum HTTPRequestValidation {
+package enum HTTPRequestValidation {
     /// The URL, if it is `http(s)` with a host and no control characters (raw or percent-encoded).
-    static func validatedURL(_ url: URL) throws -> URL {
+    package static func validatedURL(_ url: URL) throws -> URL {
         let text = url.absoluteString
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw ImagoError(
@@ -25,7 +25,7 @@ enum HTTPRequestValidation {
     /// Whether a redirect from `a` to `b` stays within one origin (scheme, host and port, the default port
     /// filled in), the only case where credentials may follow it: another port is another server (curl's
     /// CVE-2022-27776), and https to http would send them in the clear.
-    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+    package static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int) {
             let scheme = url.scheme?.lowercased() ?? ""
             return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
@@ -34,7 +34,7 @@ enum HTTPRequestValidation {
     }
 
     /// Refuses header names that are not tokens and values that could smuggle another header.
-    static func validateHeader(name: String, value: String, source: String) throws {
+    package static func validateHeader(name: String, value: String, source: String) throws {
         let tokenSymbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
         let validName =
             !name.isEmpty

@@ -1,0 +1,111 @@
+import Foundation
+import ImagoCore
+import ImagoCurl
+
+/// Where an S3-compatible store is and how to sign for it, with the HTTP transport's limits and deadlines: the
+/// settings of the `s3` transport and of the `s3` data cache.
+///
+/// The endpoint is the operator's, so it is trusted: the loader's private-address check, which guards sources,
+/// does not apply to it. Keys never appear in descriptions, errors or `settings`.
+public struct S3Configuration: Sendable, CustomStringConvertible {
+    /// `https://s3.REGION.amazonaws.com` by default; any S3-compatible store's URL (MinIO, Ceph, R2, moto).
+    public var endpoint: String?
+    /// The signing region; `nil` reads `AWS_REGION`, then `AWS_DEFAULT_REGION`, then uses `us-east-1`.
+    public var region: String?
+    /// Whether the bucket goes in the path (`endpoint/bucket/key`, what most S3-compatible stores want) rather
+    /// than the host name (`bucket.endpoint/key`, AWS's default).
+    public var pathStyle: Bool
+    /// The access key ID; `nil` reads `AWS_ACCESS_KEY_ID`. Without keys, requests go unsigned (public buckets).
+    public var accessKeyId: String?
+    /// The secret access key; `nil` reads `AWS_SECRET_ACCESS_KEY`.
+    public var secretAccessKey: String?
+    /// A session token of temporary credentials; `nil` reads `AWS_SESSION_TOKEN` (sent as `x-amz-security-token`).
+    public var sessionToken: String?
+    /// Longest wait for the connection, the response head, or the next bytes of the body.
+    public var idleTimeout: Double
+    /// Longest time one request may take.
+    public var totalDeadline: Double
+    /// Largest object accepted, in bytes: a larger `Content-Length` is refused before the body is read.
+    public var maxBytes: Int
+    /// Most simultaneous connections to the endpoint.
+    public var maxConnectionsPerHost: Int
+    /// Sent as `User-Agent`.
+    public var userAgent: String
+    /// The proxy to use; `nil`, the default, means none.
+    public var proxy: String?
+    /// A PEM file of certificate authorities to trust instead of the system's store.
+    public var caFile: String?
+
+    /// The settings a configuration file may give besides the S3 ones (the HTTP transport's limits).
+    static let connectionKeys: [CurlSettings.Key] = [
+        .idleTimeout, .totalDeadline, .maxBytes, .maxConnectionsPerHost, .userAgent, .proxy, .caFile,
+    ]
+
+    /// The defaults: AWS's regional endpoint, virtual-hosted buckets, keys from the environment, 30 s idle, 120 s
+    /// in all, 50 MB, 6 connections.
+    public init(
+        endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false, accessKeyId: String? = nil,
+        secretAccessKey: String? = nil, sessionToken: String? = nil, idleTimeout: Double = 30,
+        totalDeadline: Double = 120, maxBytes: Int = 50 * 1024 * 1024, maxConnectionsPerHost: Int = 6,
+        userAgent: String = "Imago/0.1", proxy: String? = nil, caFile: String? = nil
+    ) {
+        self.endpoint = endpoint
+        self.region = region
+        self.pathStyle = pathStyle
+        self.accessKeyId = accessKeyId
+        self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
+        self.idleTimeout = idleTimeout
+        self.totalDeadline = totalDeadline
+        self.maxBytes = maxBytes
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.userAgent = userAgent
+        self.proxy = proxy
+        self.caFile = caFile
+    }
+
+    /// Reads the settings of a configuration file; absent keys keep their defaults.
+    public init(reading reader: ConfigReader) throws {
+        let connection = try CurlSettings(reading: reader, keys: Self.connectionKeys)
+        self.init(
+            endpoint: try reader.string("endpoint"), region: try reader.string("region"),
+            pathStyle: try reader.bool("pathStyle", default: false), accessKeyId: try reader.string("accessKeyId"),
+            secretAccessKey: try reader.string("secretAccessKey"), sessionToken: try reader.string("sessionToken"),
+            idleTimeout: connection.idleTimeout, totalDeadline: connection.totalDeadline,
+            maxBytes: connection.maxBytes, maxConnectionsPerHost: connection.maxConnectionsPerHost,
+            userAgent: connection.userAgent, proxy: connection.proxy, caFile: connection.caFile)
+        if let endpoint {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host?.isEmpty == false
+            else { throw ConfigReader.error(reader.path(of: "endpoint"), "not an http(s) URL with a host") }
+        }
+        if region?.isEmpty == true { throw ConfigReader.error(reader.path(of: "region"), "empty region") }
+    }
+
+    /// Every setting as a configuration file spells it; the secret key and session token are shown only as
+    /// `"(set)"`.
+    public var settings: JSONValue {
+        .object(
+            connection.fileSettings(Self.connectionKeys).merging([
+                "endpoint": endpoint.map { .string($0) } ?? .null,
+                "region": region.map { .string($0) } ?? .null,
+                "pathStyle": .bool(pathStyle),
+                "accessKeyId": accessKeyId.map { .string($0) } ?? .null,
+                "secretAccessKey": secretAccessKey.map { _ in .string("(set)") } ?? .null,
+                "sessionToken": sessionToken.map { _ in .string("(set)") } ?? .null,
+            ]) { _, own in own })
+    }
+
+    /// The endpoint, region and addressing style; never the keys.
+    public var description: String {
+        "S3Configuration(endpoint: \(endpoint ?? "AWS"), region: \(region ?? "from the environment"), "
+            + "pathStyle: \(pathStyle))"
+    }
+
+    /// What the libcurl engine is given: no redirect is followed (a signed request is never re-sent elsewhere).
+    var connection: CurlSettings {
+        CurlSettings(
+            idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes, maxRedirects: 0,
+            userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, proxy: proxy, caFile: caFile)
+    }
+}
