@@ -1,10 +1,10 @@
 import Foundation
 import Imago
 
-/// A transport that fetches each source once per fleet: the fetch runs under a lease named by the source, and the
-/// holder puts the bytes in the shared data cache before it lets go, so the processes that waited read them from
-/// there instead of asking the origin again. Revalidations, and everything without a coordinator, go straight
-/// through.
+/// A transport that fetches each source once per fleet: the fetch (or revalidation) runs under a lease named by
+/// the source, and the holder puts the bytes (or the refreshed entry) in the shared data cache before it lets go, so
+/// the processes that waited read them from there instead of asking the origin again. Without a coordinator every
+/// request goes straight through.
 struct FleetSourceTransport: ImageTransport {
     let inner: any ImageTransport
     let schemes: Set<String>
@@ -15,15 +15,13 @@ struct FleetSourceTransport: ImageTransport {
     var cachePolicy: (any TransportCachePolicy)? { inner.cachePolicy }
 
     func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        guard fleet.shares, request.ifNoneMatch == nil, request.ifModifiedSince == nil else {
-            return inner.fetch(request)
-        }
+        guard fleet.shares else { return inner.fetch(request) }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     let (data, metadata) = try await fetchOnce(request)
                     continuation.yield(.response(metadata))
-                    continuation.yield(.bytes(data))
+                    if !data.isEmpty { continuation.yield(.bytes(data)) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -36,25 +34,38 @@ struct FleetSourceTransport: ImageTransport {
     private func fetchOnce(_ request: TransportRequest) async throws -> (Data, TransportMetadata) {
         let key = ImageRequest(url: request.url, headers: request.headers).dataCacheKey
         let name = "source:" + SHA256.hex(Array(key.rawValue.utf8))
+        // A copy stored since this fetch began is as recent as the fetch would be, fresh by its headers or not
+        // (an object without Cache-Control is stale within seconds). The store keeps whole seconds at worst.
+        let began = Date().addingTimeInterval(-1)
         return try await fleet.once(
             name,
             lookup: { [cache, fleet] in
                 let failures = CacheFailureReporter { _ in fleet.recordError(store: "sources", op: "get") }
-                guard let entry = await cache.entry(for: key, reporting: failures), entry.metadata.isFresh() else {
-                    return nil
-                }
+                guard let entry = await cache.entry(for: key, reporting: failures),
+                    entry.metadata.isFresh() || entry.metadata.storedAt >= began
+                else { return nil }
                 fleet.recordSourceCopy()
                 return (entry.data, Self.metadata(of: entry))
             },
             work: { [inner, cache, fleet] in
                 let fetched = try await inner.fetchAll(request)
-                // What the loader would keep, kept before the lease is released (the loader writes it again).
-                if let policy = inner.cachePolicy,
-                    let metadata = policy.metadata(
-                        for: fetched.metadata, defaultMaxAge: cache.defaultMaxAge, now: Date())
+                // What the loader will keep, kept before the lease is released (the loader writes it again).
+                guard let policy = inner.cachePolicy else { return (fetched.data, fetched.metadata) }
+                var entry: DataCacheEntry?
+                if fetched.metadata.isNotModified {
+                    if var stale = await cache.entry(for: key) {
+                        stale.metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
+                        stale.metadata.storedAt = Date()
+                        entry = stale
+                    }
+                } else if let metadata = policy.metadata(
+                    for: fetched.metadata, defaultMaxAge: cache.defaultMaxAge, now: Date())
                 {
+                    entry = DataCacheEntry(data: fetched.data, metadata: metadata)
+                }
+                if let entry {
                     do {
-                        try await cache.store(DataCacheEntry(data: fetched.data, metadata: metadata), for: key)
+                        try await cache.store(entry, for: key)
                     } catch {
                         fleet.recordError(store: "sources", op: "put")
                     }

@@ -27,7 +27,7 @@ import Testing
         #expect(try rig.total("imago_renders_total") == 300)
         #expect(try rig.total("imago_source_fetches_total") == 30)
         for original in rig.originals {
-            #expect(try await rig.origin.count(original.name) == 1, "\(original.name)")
+            #expect(try await rig.fetches(original) == 1, "\(original.name)")
         }
         let again = variants.shuffled()
         let second = await LoadRunner.run(port: rig.nginx.port, paths: again.map(\.path))
@@ -46,6 +46,28 @@ import Testing
                 + " second pass \(LoadRunner.p95(second.map(\.seconds))) ms")
     }
 
+    @Test func originalsInS3AndResultsInS3AreFetchedAndRenderedOnce() async throws {
+        let rig = try FleetRig(originals: 6, store: .s3)
+        let moto = try #require(rig.moto)
+        let variants = rig.variants.shuffled()
+        let first = await LoadRunner.run(port: rig.nginx.port, paths: variants.map(\.path))
+        #expect(problems(first, variants, rig: rig) == [])
+        #expect(try rig.total("imago_renders_total") == 60)
+        for original in rig.originals { #expect(try await rig.fetches(original) == 1, "\(original.name)") }
+        let results = try moto.requests().filter { $0.key.hasPrefix("PUT /\(FleetRig.bucket)/results/") }
+        #expect(results.values.reduce(0, +) == 60, "one result object per variant")
+        let again = variants.shuffled()
+        let second = await LoadRunner.run(port: rig.nginx.port, paths: again.map(\.path))
+        #expect(problems(second, again, rig: rig) == [])
+        #expect(try rig.total("imago_renders_total") == 60, "the second pass renders nothing")
+        #expect(try rig.total("imago_cache_hits_total{cache=\"store\"}") > 0)
+        let revalidations = try moto.responses().filter { $0.key.hasPrefix("GET 304 /\(FleetRig.bucket)/originals/") }
+        print(
+            "fleet figures (S3): GETs answered with an original per original"
+                + " \(try await rig.fetches(rig.originals[0])), revalidations (304) in all \(revalidations.values.reduce(0, +))"
+                + " for 6 originals, results written to S3 \(results.values.reduce(0, +)) for 60 variants")
+    }
+
     @Test func theSameURLAtEveryProcessAtOnceIsRenderedOnce() async throws {
         let rig = try FleetRig(originals: 1)
         let variant = rig.variants[3]
@@ -55,7 +77,7 @@ import Testing
         let answers = await a + b + c
         #expect(problems(answers, Array(repeating: variant, count: 24), rig: rig) == [])
         #expect(try rig.total("imago_renders_total") == 1)
-        #expect(try await rig.origin.count(variant.original.name) == 1)
+        #expect(try await rig.fetches(variant.original) == 1)
         // A missing original is each process's 404, fetched under the same lease, never a 5xx.
         let missing = variant.path.replacingOccurrences(of: "original%2D0", with: "missing")
         for serve in rig.serves { #expect(try serve.get(missing).status == 404) }
@@ -113,8 +135,7 @@ import Testing
 
     /// Asks each process in turn for one new variant; the renders it cost the fleet.
     static func rendersForOneVariantAtEveryProcess(_ rig: FleetRig, width: Int) throws -> Int {
-        let source = rig.origin.url(rig.originals[0].name).absoluteString.addingPercentEncoding(
-            withAllowedCharacters: .alphanumerics)!
+        let source = rig.sourceURL(rig.originals[0]).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let path = "/unsafe/w=\(width),f=png/plain/\(source)"
         let before = try rig.total("imago_renders_total")
         for serve in rig.serves {

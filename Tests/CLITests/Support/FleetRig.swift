@@ -6,8 +6,8 @@ import ImagoTestSupport
     import Glibc
 #endif
 
-/// A fleet as Docs/Deployment.md describes it, every part a child on 127.0.0.1: a redis-server, a counting
-/// origin with `originals` solid-colour PNGs (each of its own size and colour, so a wrong image cannot pass), three
+/// A fleet as Docs/Deployment.md describes it, every part a child on 127.0.0.1: a redis-server, the originals
+/// (a counting HTTP origin, or a bucket in moto with authentication enforced) as `originals` solid-colour PNGs (each of its own size and colour, so a wrong image cannot pass), three
 /// `imago serve` processes sharing leases, source bytes and results through that Redis, and nginx in front with
 /// the site configuration of Docs/Deployment.md.
 final class FleetRig: @unchecked Sendable {  // the children are started in `init` and only signalled after
@@ -27,8 +27,16 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
     }
 
     let fixtures: Fixtures
+    /// Where the originals are, and where results go besides Redis.
+    enum Store { case http, s3 }
+
     let redis: RedisServer
-    let origin: CountingOrigin
+    let store: Store
+    /// The HTTP origin (`.http`).
+    let origin: CountingOrigin?
+    /// moto (`.s3`): the originals under `originals/` of the bucket `fleet`, the results under `results/`.
+    let moto: MotoServer?
+    static let bucket = "fleet"
     let originals: [Original]
     private(set) var serves: [ServeProcess] = []
     let nginx: NginxProcess
@@ -36,7 +44,8 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
     /// An allowed origin nothing listens on.
     let deadOrigin: String
 
-    init(originals count: Int = 30) throws {
+    init(originals count: Int = 30, store: Store = .http) throws {
+        self.store = store
         fixtures = try Fixtures()
         redis = try RedisServer()
         var originals: [Original] = []
@@ -50,22 +59,46 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
             originals.append(original)
         }
         self.originals = originals
-        origin = try CountingOrigin(files: files)
         deadOrigin = "http://127.0.0.1:\(try RedisServer.freePort())/"
         let redisURL = redis.url()
         let redisSettings = { (prefix: String) -> [String: Any] in
             ["url": redisURL, "keyPrefix": prefix, "timeout": 2, "retryInterval": 0.5]
         }
-        let config: [String: Any] = [
+        var configuration = PluginRegistry.standardFactories().standardConfiguration()
+        var resultStore: [String: Any] = ["name": "redis", "settings": redisSettings("fleet-results:")]
+        let allowed: String
+        switch store {
+        case .http:
+            let origin = try CountingOrigin(files: files)
+            (self.origin, moto, allowed) = (origin, nil, origin.url("").absoluteString)
+        case .s3:
+            let moto = try MotoServer()
+            try moto.createBucket(Self.bucket)
+            for (name, data) in files { try moto.putObject(bucket: Self.bucket, key: "originals/\(name)", data: data) }
+            let keys = try moto.enforceAuthentication()
+            let s3: [String: Any] = [
+                "endpoint": moto.endpoint, "region": MotoServer.region, "pathStyle": true,
+                "accessKeyId": keys.accessKeyId, "secretAccessKey": keys.secretAccessKey,
+            ]
+            let transport = try JSONValue.parse(try JSONSerialization.data(withJSONObject: s3))
+            configuration.transports.removeAll { $0.name == "s3" }
+            configuration.transports.append(PluginSpec("s3", settings: transport))
+            resultStore = ["name": "s3", "settings": s3.merging(["bucket": Self.bucket, "prefix": "results/"]) { $1 }]
+            (origin, self.moto, allowed) = (nil, moto, "s3://\(Self.bucket)/originals/")
+        }
+        let sections: [String: Any] = [
             "dataCache": ["name": "redis", "settings": redisSettings("fleet-sources:")],
             "serve": [
-                "allowedSources": [origin.url("").absoluteString, deadOrigin], "allowPrivateAddresses": true,
-                "resultStore": ["name": "redis", "settings": redisSettings("fleet-results:")],
+                "allowedSources": [allowed, deadOrigin], "allowPrivateAddresses": true, "resultStore": resultStore,
                 "fleet": ["redis": redisURL, "leaseMilliseconds": 1000, "timeout": 2, "retryInterval": 0.5],
             ],
         ]
+        guard case .object(var merged) = configuration.json,
+            case .object(let added) = try JSONValue.parse(try JSONSerialization.data(withJSONObject: sections))
+        else { throw TestFailure("a configuration is an object") }
+        merged.merge(added) { _, new in new }
         configPath = fixtures.path("fleet.json")
-        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        try Data(JSONValue.object(merged).jsonText().utf8).write(to: URL(fileURLWithPath: configPath))
         // IMAGO_FLEET_EXECUTABLE: another build for the figures (a release one), else the tests' own.
         let executable = ProcessInfo.processInfo.environment["IMAGO_FLEET_EXECUTABLE"].map(URL.init(fileURLWithPath:))
         for _ in 0..<3 {
@@ -100,13 +133,29 @@ final class FleetRig: @unchecked Sendable {  // the children are started in `ini
         originals.flatMap { original in
             [16, 24, 32, 40, 48].flatMap { width in
                 [ImageFormat.png, .jpeg].map { format in
-                    let source = origin.url(original.name).absoluteString.addingPercentEncoding(
-                        withAllowedCharacters: .alphanumerics)!
+                    let source = sourceURL(original).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                     return Variant(
                         path: "/unsafe/w=\(width),f=\(format.rawValue)/plain/\(source)", original: original,
                         width: width, format: format)
                 }
             }
+        }
+    }
+
+    /// The source URL of `original`.
+    func sourceURL(_ original: Original) -> String {
+        switch store {
+        case .http: origin!.url(original.name).absoluteString
+        case .s3: "s3://\(Self.bucket)/originals/\(original.name)"
+        }
+    }
+
+    /// How many times the fleet fetched `original` from where it is kept (S3: the GETs answered with the object;
+    /// an object uploaded without Cache-Control is soon stale, and its revalidations are 304s without it).
+    func fetches(_ original: Original) async throws -> Int {
+        switch store {
+        case .http: try await origin!.count(original.name)
+        case .s3: try moto!.responseCount(status: 200, bucket: Self.bucket, key: "originals/\(original.name)")
         }
     }
 
