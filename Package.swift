@@ -67,7 +67,8 @@ var targets: [Target] =
             name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
             path: "Sources/Imago"),
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
-        .executableTarget(name: "ImagoCLI", dependencies: ["Imago"], path: "Sources/CLI"),
+        // The CLI plays animations through ImagoUI's player (`imago bench play`); nothing depends on the CLI.
+        .executableTarget(name: "ImagoCLI", dependencies: ["Imago", "ImagoUI"], path: "Sources/CLI"),
         .executableTarget(
             name: "ImagoBenchmarks",
             dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
@@ -101,14 +102,17 @@ let newFormats: [(module: String, folder: String, c: String, pkgConfig: String?,
 targets.append(
     .target(
         name: "CLazyLibrary", path: "Sources/CLibraries/CLazyLibrary",
-        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]))
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+        ]))
 for format in newFormats {
     products.append(.library(name: format.module, targets: [format.module]))
     targets += [
         .systemLibrary(
             name: format.c, path: "Sources/CLibraries/\(format.c)", pkgConfig: format.pkgConfig,
             providers: [.apt([format.apt])]),
-        .target(name: "\(format.c)Loader", dependencies: ["CLazyLibrary"], path: "Sources/CLibraries/\(format.c)Loader"),
+        .target(
+            name: "\(format.c)Loader", dependencies: ["CLazyLibrary"], path: "Sources/CLibraries/\(format.c)Loader"),
         .target(
             name: format.module,
             dependencies: ["ImagoCore", "ImagoColor", .target(name: format.c), .target(name: "\(format.c)Loader")],
@@ -191,7 +195,13 @@ targets += [
         name: "CMicroHTTPD", path: "Sources/CLibraries/CMicroHTTPD", pkgConfig: "libmicrohttpd",
         providers: [.apt(["libmicrohttpd-dev"])]),
     .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Sources/CLibraries/CMicroHTTPDShim"),
-    .target(name: "ImagoServer", dependencies: ["Imago", "CMicroHTTPD", "CMicroHTTPDShim"], path: "Sources/Server"),
+    // libcrypto for HMAC-SHA1, the signatures of thumbor's URL dialect (issue 26).
+    .systemLibrary(
+        name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(
+        name: "ImagoServer", dependencies: ["Imago", "CMicroHTTPD", "CMicroHTTPDShim", "CCrypto"],
+        path: "Sources/Server"
+    ),
     .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
 ]
 if let cli = targets.firstIndex(where: { $0.name == "ImagoCLI" }) { targets[cli].dependencies.append("ImagoServer") }

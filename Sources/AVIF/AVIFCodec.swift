@@ -55,10 +55,9 @@ public struct AVIFCodec: ImageDecoder, ImageEncoder {
     /// encoder writes RGB).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         try AVIFLibrary.load(or: .encodingFailed(format: .avif))
-        let image = try ColorManagement.withoutGrayProfile(image)
-        let frames = options.allFrames ? image.frames : [image.frames[0]]
-        return try AVIFCodec.encode(
-            frames, profile: image.iccProfile, options: options, speed: speed, threads: threads)
+        var image = try ColorManagement.withoutGrayProfile(image)
+        if !options.allFrames { image.frames = [image.frames[0]] }
+        return try encodeFrames(image, options: options)
     }
 }
 

@@ -24,6 +24,8 @@ final class AVIFFrameSource: AnimationFrameSource {
     private(set) var warnings: [String] = []
     /// AVIF sequences hold no loop count: they play forever, as browsers play them.
     var loopCount: Int { 0 }
+    /// The sequence's duration in seconds, as the parse read it (no frame decoded).
+    var totalDuration: Double { decoder.pointee.duration }
     var canvasSize: PixelSize {
         let cropped = crop.map { PixelSize(width: Int($0.width), height: Int($0.height)) } ?? declaredSize
         return orientation.swapsDimensions ? PixelSize(width: cropped.height, height: cropped.width) : cropped

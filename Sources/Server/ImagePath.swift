@@ -31,16 +31,22 @@ public struct ImagePath: Sendable, Hashable {
         options = afterSignature[..<optionsEnd]
         let encoded = afterSignature[afterSignature.index(after: optionsEnd)...]
         source = try Self.decodeSource(encoded)
+        url = try Self.sourceURL(source)
+    }
+
+    /// `source` as an absolute URL; control characters or a relative URL are a 400 (the URL dialects share it).
+    static func sourceURL(_ source: String) throws -> URL {
         if source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             throw ServeFailure(400, "the source URL contains control characters (CR, LF, NUL, …)")
         }
         guard let url = URL(string: source), let scheme = url.scheme, !scheme.isEmpty else {
             throw ServeFailure(400, "the source is not an absolute URL")
         }
-        self.url = url
+        return url
     }
 
-    private static func decodeSource(_ encoded: Substring) throws -> String {
+    /// `plain/` and a percent-encoded URL, or one base64url segment, decoded.
+    static func decodeSource(_ encoded: Substring) throws -> String {
         if encoded.hasPrefix("plain/") {
             let rest = encoded.dropFirst("plain/".count)
             guard !rest.isEmpty else { throw ServeFailure(400, "empty plain source") }

@@ -16,6 +16,16 @@ struct ImageRenderer: Sendable {
     func render(_ url: URL, options: ImageOptions, format: ImageFormat?) async throws -> RenderedImage {
         let processors = try await self.processors(for: options)
         let request = self.request(for: url, options: options, format: format, processors: processors)
+        // An animation into an animated format is converted frame by frame (AnimationTranscoder), in bounded memory.
+        if let format, options.frame == nil, options.maxBytes == nil,
+            let streamed = try await AnimationTranscoder(loader: loader).transcode(
+                request, to: format, options: encodeOptions(for: options, format: format))
+        {
+            return RenderedImage(
+                body: streamed.data, contentType: OutputFormat.contentType(of: format),
+                etag: RenderedImage.etag(for: streamed.data), sourceOrigin: ImageOrigin.network.rawValue,
+                lastModified: nil)
+        }
         let response = try await loader.image(for: request)
         return try await encode(response, options: options, format: format, lastModified: response.sourceLastModified)
     }

@@ -20,7 +20,8 @@ public final class ImageServer: Sendable {
     /// Requests answered from memory: a cache of finished responses.
     let results: ResultCache
     let metrics = ServerMetrics()
-    private let signer: URLSigner
+    let signer: URLSigner
+    let dialects: DialectRouter
     private let policy: SourcePolicy
     let renderer: ImageRenderer
     /// String presets of the configuration's `processing` section, for `pr`.
@@ -53,6 +54,7 @@ public final class ImageServer: Sendable {
         }
         self.results = ResultCache(capacity: settings.resultCacheBytes)
         self.signer = URLSigner(keys: settings.signingKeys)
+        self.dialects = DialectRouter(settings: settings.dialects)
         self.policy = SourcePolicy(settings: settings)
         self.renderer = ImageRenderer(loader: loader, settings: settings, trusted: TrustedSources(loader: loader))
         self.presets = loader.registry.presets.compactMapValues { processors in
@@ -147,26 +149,16 @@ public final class ImageServer: Sendable {
     }
 
     func imageJob(for request: HTTPRequest, target: Substring? = nil) throws -> ImageJob {
-        let path = try ImagePath(parsing: target ?? Substring(request.target))
-        guard signer.accepts(signature: path.signature, for: path.signedPart) else {
-            throw ServeFailure(
-                403,
-                settings.signingKeys.isEmpty
-                    ? "no signing keys are set: the signature must be unsafe"
-                    : "bad signature")
-        }
-        let options = try ImageOptions(
-            parsing: path.options, maxOutputSide: settings.maxOutputSide, presets: presets,
-            onlyPresets: settings.onlyPresets)
-        if let expires = options.expires, Double(expires) <= request.time.timeIntervalSince1970 {
-            throw ServeFailure(410, "option exp=\(expires): the URL has expired")
-        }
+        // Imago's own grammar or a dialect's (by path prefix) gives the source and options; the rest is shared.
+        let (source, options) = try requestedImage(target ?? Substring(request.target), time: request.time)
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url: URL
         do {
-            url = try policy.check(path.url)
+            url = try policy.check(ImagePath.sourceURL(source))
+        } catch let failure as ServeFailure {
+            throw failure
         } catch {
-            throw ServeFailure(ImagoError.wrapping(error, source: path.source))
+            throw ServeFailure(ImagoError.wrapping(error, source: source))
         }
         var format: ImageFormat?
         switch options.format {

@@ -55,6 +55,8 @@ public struct ServeSettings: Sendable, Hashable {
     public var resultStore: JSONValue?
     /// The leases that let one process of a fleet render a variant or fetch a source while the others wait.
     public var fleet = FleetSettings()
+    /// imgproxy's and thumbor's URL grammars and where each is served (`dialects`).
+    public var dialects = DialectSettings()
 
     /// `quality`'s defaults.
     public static let defaultQuality = ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60]
@@ -99,6 +101,7 @@ public struct ServeSettings: Sendable, Hashable {
         shutdownGrace = try reader.double("shutdownGrace", default: shutdownGrace, in: 0...3600)
         try readProcessingKeys(reader)
         try readFleetKeys(reader)
+        dialects = try DialectSettings(json: reader.value("dialects"), path: reader.path(of: "dialects"))
         try reader.finish()
     }
 
@@ -130,6 +133,7 @@ public struct ServeSettings: Sendable, Hashable {
             "fallbackImage": fallbackImage.map(JSONValue.string) ?? .null,
             "fallbackStatus": .number(Double(fallbackStatus)),
             "fallbackMaxAge": .number(Double(fallbackMaxAge)),
+            "dialects": dialects.json,
         ]
         keys.merge(fleetJSON) { _, fleet in fleet }
         return .object(keys)

@@ -149,7 +149,8 @@ import Testing
                 "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
                 "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
                 "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
-                "fallbackImage", "fallbackStatus", "fallbackMaxAge", "resultStore", "fleet",
+                "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects", "resultStore",
+                "fleet",
             ])
         #expect(serve["resultStore"] is NSNull)
         #expect(

@@ -75,3 +75,40 @@ import Testing
         #expect(throws: ServeFailure.self) { try parse("h=60,dpr=2", maxOutputSide: 100) }
     }
 }
+
+/// Issue 26's keys: `gray`, `bright`, `contrast`, `round` and the `crop=W:H:G` window, each with one canonical form;
+/// the canonical strings of requests without them are unchanged.
+@Suite struct ImageOptionsColourTests {
+    func parse(_ text: String) throws -> ImageOptions {
+        try ImageOptions(parsing: Substring(text), maxOutputSide: 8192)
+    }
+
+    @Test func readsTheNewKeysIntoProcessorsInOrder() throws {
+        let options = try parse("round=20:10:ff000000,contrast=-30,bright=15,gray=1,crop=300:0.5:ne,w=100,pad=2")
+        #expect(options.grayscale && options.brightness == 15 && options.contrast == -30)
+        #expect(options.roundCorners == .init(radiusX: 20, radiusY: 10, background: RGBA(255, 0, 0, 0)))
+        #expect(options.crop == .window(width: .pixels(300), height: .fraction(0.5), gravity: .northEast))
+        #expect(
+            options.canonical
+                == "w=100,h=-,fit=contain,enlarge=0,f=-,q=-,frame=-,crop=300:0.5:ne,pad=2:2:2:2,gray=1,bright=15,"
+                + "contrast=-30,round=20:10:ff000000")
+        let names = try options.processors().map(\.identifier)
+        #expect(
+            names == [
+                "crop(300x0.5,g=ne)", "resize(100x8192,fit,noupscale,catmullRom)", "grayscale", "brightness(15)",
+                "contrast(-30)", "pad(2,2,2,2,ffffffff)", "round(20x10,ff000000)",
+            ])
+        #expect(try parse("round=5").canonical.hasSuffix("round=5:5:ffffffff"))
+        #expect(try parse("bright=0,contrast=0,gray=0").canonical == parse("-").canonical)
+        #expect(try parse("round=4,dpr=2").processors().map(\.identifier) == ["round(8x8,ffffffff)"])
+    }
+
+    @Test func refusesBadValuesNamingThem() {
+        for bad in [
+            "gray=2", "bright=101", "bright=-0", "bright=+5", "bright=05", "contrast=-101", "round=0", "round=1:2:3:4",
+            "round=5:5:red", "crop=0:10:c", "crop=10:10:up", "crop=1.5:10:c",
+        ] {
+            #expect(throws: ServeFailure.self, "\(bad)") { try parse(bad) }
+        }
+    }
+}

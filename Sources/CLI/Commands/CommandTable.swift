@@ -4,7 +4,8 @@ import ImagoCore
 enum CommandTable {
     static let commands: [any Command.Type] = [
         InfoCommand.self, ConvertCommand.self, LoadCommand.self, ShowCommand.self, SheetCommand.self,
-        CacheCommand.self, ConfigCommand.self, BenchDecodeCommand.self, BenchPipelineCommand.self, ServeCommand.self,
+        CacheCommand.self, ConfigCommand.self, BenchDecodeCommand.self, BenchPlayCommand.self,
+        BenchPipelineCommand.self, ServeCommand.self,
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit status.

@@ -71,6 +71,16 @@ enum ConvertCommand: Command {
         let data: Data
         do {
             let keepProfile = arguments.has("keep-profile") || ops?.strip == false
+            if !keepProfile, ops?.maxBytes == nil,
+                let streamed = try await streamedAnimation(
+                    source, loader: loader, processors: processors, format: format,
+                    options: EncodeOptions(
+                        quality: quality, lossless: arguments.has("lossless"), allFrames: true),
+                    appliesOrientation: !arguments.has("ignore-orientation"))
+            {
+                try AtomicFile.write(streamed.data, to: URL(fileURLWithPath: destination))
+                return .success
+            }
             // The profile is kept through the resize either way: without --keep-profile the pixels are converted
             // to sRGB after it, which converts fewer pixels when shrinking (CMYK is converted at decode).
             let image = try await loader.image(source) { request in
@@ -98,6 +108,27 @@ enum ConvertCommand: Command {
             return .failure
         }
         return .success
+    }
+
+    /// An animated source converted frame by frame (`AnimationTranscoder`), or nil when it is a still image or
+    /// the conversion needs every frame decoded first; the source's warnings (a truncated file) go to standard
+    /// error, once each.
+    static func streamedAnimation(
+        _ source: String, loader: CommandLoader, processors: [any ImageProcessor], format: ImageFormat,
+        options: EncodeOptions, appliesOrientation: Bool
+    ) async throws -> AnimationTranscoder.Output? {
+        var request = try loader.request(source)
+        request.processors = processors
+        request.appliesOrientation = appliesOrientation
+        let output: AnimationTranscoder.Output?
+        do {
+            output = try await AnimationTranscoder(loader: loader.loader).transcode(
+                request, to: format, options: options)
+        } catch {
+            throw CommandLoader.named(error, source)
+        }
+        for warning in output?.warnings ?? [] { Console.printError("imago: warning: \(source): \(warning)") }
+        return output
     }
 
     /// `--format`, else the format DEST's extension names.

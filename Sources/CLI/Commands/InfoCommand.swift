@@ -17,17 +17,30 @@ enum InfoCommand: Command {
         var failures = 0
         for source in arguments.positionals {
             do {
+                // Frames, duration and loops from the file's structure, no pixel decoded; an animation whose frames
+                // together break the limits is then described from its first frame only.
+                let animation = try await animationInfo(source, loader: loader)
+                let limits = loader.loader.settings.limits
+                let decodesFirstOnly =
+                    animation.map {
+                        (try? limits.check(
+                            frames: $0.frameCount, width: $0.canvasSize.width, height: $0.canvasSize.height,
+                            format: .gif)) == nil
+                    } ?? false
                 // The image as stored: its orientation is described, not applied.
-                let response = try await loader.image(source) { $0.appliesOrientation = false }
+                let response = try await loader.image(source) {
+                    $0.appliesOrientation = false
+                    if decodesFirstOnly { $0.decodeOptions.frames = .first }
+                }
                 let (image, bytes) = (response.image, response.metrics.byteCount)
                 if json {
                     // The placeholders are CPU-bound: on the compute threads, not the cooperative pool.
                     let info = try await WorkExecutor.compute.run {
                         try ImageInfo(image: image, orientation: image.orientation, bytes: bytes)
                     }
-                    Console.print(describeJSON(image, info: info, source: source).text)
+                    Console.print(describeJSON(image, info: info, source: source, animation: animation).text)
                 } else {
-                    Console.print(describeText(image, source: source, bytes: bytes))
+                    Console.print(describeText(image, source: source, bytes: bytes, animation: animation))
                 }
             } catch {
                 failures += 1
@@ -41,8 +54,12 @@ enum InfoCommand: Command {
 
     /// `serve`'s `/info` fields (`ImageInfo`: `width` and `height` upright, `iccProfile`, `thumbhash`,
     /// `blurhash`, …) with the source, the stored size, the loop count, `colorProfile` and the warnings.
-    static func describeJSON(_ image: DecodedImage, info: ImageInfo, source: String) -> JSONOutput {
+    static func describeJSON(
+        _ image: DecodedImage, info: ImageInfo, source: String, animation: AnimationInfo? = nil
+    ) -> JSONOutput {
         let profile: JSONOutput = info.iccProfile.map { .string($0) } ?? .null
+        let frames = animation?.frameCount ?? info.frames
+        let loopCount = animation?.loopCount ?? image.loopCount
         return .object([
             ("source", .string(source)),
             ("format", .string(info.format)),
@@ -50,8 +67,8 @@ enum InfoCommand: Command {
             ("height", .int(info.height)),
             ("storedWidth", .int(image.width)),
             ("storedHeight", .int(image.height)),
-            ("frames", .int(info.frames)),
-            ("loopCount", .int(image.loopCount)),
+            ("frames", .int(frames)),
+            ("loopCount", .int(loopCount)),
             ("durations", .array(info.durations.map { JSONOutput.rounded($0, digits: 4) })),
             ("orientation", .int(info.orientation)),
             ("hasAlpha", .bool(info.hasAlpha)),
@@ -72,12 +89,16 @@ enum InfoCommand: Command {
         ])
     }
 
-    static func describeText(_ image: DecodedImage, source: String, bytes: Int) -> String {
+    static func describeText(
+        _ image: DecodedImage, source: String, bytes: Int, animation: AnimationInfo? = nil
+    ) -> String {
         var parts = ["\(image.format.rawValue) \(image.width)x\(image.height)"]
-        if image.isAnimated {
-            let total = image.durations.reduce(0, +)
-            let loops = image.loopCount == 0 ? "loops forever" : "plays \(image.loopCount)x"
-            parts.append("\(image.frames.count) frames, \(String(format: "%.2f", total)) s, \(loops)")
+        let frames = animation?.frameCount ?? image.frames.count
+        if frames > 1 {
+            let total = animation?.totalDuration ?? image.durations.reduce(0, +)
+            let loopCount = animation?.loopCount ?? image.loopCount
+            let loops = loopCount == 0 ? "loops forever" : "plays \(loopCount)x"
+            parts.append("\(frames) frames, \(String(format: "%.2f", total)) s, \(loops)")
         }
         if image.orientation != .up { parts.append("orientation \(image.orientation.rawValue)") }
         parts.append(image.hasAlpha ? "alpha" : "opaque")
@@ -86,5 +107,15 @@ enum InfoCommand: Command {
         let line = "\(source): " + parts.joined(separator: ", ")
         // What the decoder tolerated (corrupt data decoded past, a profile ignored), one indented line each.
         return ([line] + image.warnings.map { "  warning: \($0)" }).joined(separator: "\n")
+    }
+
+    /// What the source's structure says about its animation, when its decoder reads that (GIF, WebP, AVIF).
+    static func animationInfo(_ source: String, loader: CommandLoader) async throws -> AnimationInfo? {
+        let data = try await loader.data(source)
+        let limits = loader.loader.settings.limits
+        guard let decoder = try? loader.registry.decoder(for: data, limits: limits) as? any AnimationInfoReading
+        else { return nil }
+        // A structure the reader cannot follow is left to the decode, which reports it.
+        return try? await WorkExecutor.compute.run { try decoder.animationInfo(data, limits: limits) }
     }
 }

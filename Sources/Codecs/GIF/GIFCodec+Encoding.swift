@@ -16,48 +16,82 @@ private func writeGIFBytes(
     return length
 }
 
-extension GIFCodec {
-    /// Writes a GIF89a: every frame full-screen with its own palette. When any frame has transparency, every frame
-    /// is disposed to transparent (disposal 2), so a frame's transparent pixels never show the previous frame.
-    static func encodeGIF(frames: [ImageFrame], loopCount: Int) throws -> Data {
-        let width = frames[0].raster.width
-        let height = frames[0].raster.height
-        guard width <= 65535, height <= 65535 else {
-            throw GIFErrors.encoding("\(width)x\(height) is larger than GIF's 65535x65535")
-        }
-        guard frames.allSatisfy({ $0.raster.width == width && $0.raster.height == height }) else {
-            throw GIFErrors.encoding("the frames of an animation must all be \(width)x\(height)")
-        }
-        let indexed = try frames.map { try GIFQuantizer.quantize($0.raster) }
-        let animated = frames.count > 1
-        let disposal = indexed.contains { $0.transparentIndex != nil } ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT
+extension GIFCodec: AnimatedImageEncoding {
+    /// A GIF89a written frame by frame (see `GIFAnimationEncoder`).
+    public func makeAnimationEncoder(_ settings: AnimationEncodingSettings, options: EncodeOptions) throws
+        -> any AnimationFrameEncoder
+    {
+        try GIFAnimationEncoder(settings)
+    }
+}
 
-        let output = GIFOutput()
+/// Writes a GIF89a one frame at a time: every frame full-screen with its own palette, its LZW data written as it
+/// comes. When frames may have transparency, every frame is disposed to transparent (disposal 2), so a frame's
+/// transparent pixels never show the previous frame. One frame is held back (as palette indices) until the next
+/// arrives or the file ends, so a single frame is written as a still image, without the loop extension or a delay.
+final class GIFAnimationEncoder: AnimationFrameEncoder {
+    private let settings: AnimationEncodingSettings
+    private let output = GIFOutput()
+    private let file: UnsafeMutablePointer<GifFileType>
+    private var pending: (frame: GIFIndexedFrame, duration: Double)?
+    private var written = 0
+    private var closed = false
+
+    init(_ settings: AnimationEncodingSettings) throws {
+        let (width, height) = (settings.canvasSize.width, settings.canvasSize.height)
+        guard width > 0, height > 0, width <= 65535, height <= 65535 else {
+            throw GIFErrors.encoding("\(width)x\(height) is not a size GIF holds (1 to 65535 a side)")
+        }
+        self.settings = settings
         var error: Int32 = 0
         guard let file = EGifOpen(Unmanaged.passUnretained(output).toOpaque(), writeGIFBytes, &error) else {
             throw GIFErrors.encoding("cannot start the file", code: error)
         }
-        var closed = false
-        defer { if !closed { EGifCloseFile(file, &error) } }
+        self.file = file
         EGifSetGifVersion(file, true)
         guard EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0, nil) == GIF_OK else {
             throw GIFErrors.encoding("cannot write the screen descriptor", code: file.pointee.Error)
         }
-        if animated, loopCount != 1 { try putLoopExtension(file, loopCount: loopCount) }
-        for (frame, image) in zip(frames, indexed) {
-            var control = GraphicsControlBlock(
-                DisposalMode: animated ? disposal : DISPOSAL_UNSPECIFIED, UserInputFlag: false,
-                DelayTime: animated ? Int32(Swift.min(Swift.max((frame.duration * 100).rounded(), 0), 65535)) : 0,
-                TransparentColor: Int32(image.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
-            try putFrame(file, image, control: &control, width: width, height: height)
+    }
+
+    deinit {
+        if !closed {
+            var error: Int32 = 0
+            EGifCloseFile(file, &error)
         }
+    }
+
+    func add(_ frame: ImageFrame) throws {
+        try settings.check(frame, format: .gif)
+        let indexed = try GIFQuantizer.quantize(frame.raster)
+        if let pending { try write(pending.frame, duration: pending.duration, animated: true) }
+        pending = (indexed, frame.duration)
+    }
+
+    func finish() throws -> Data {
+        guard let pending else { throw GIFErrors.encoding("an animation needs at least one frame") }
+        try write(pending.frame, duration: pending.duration, animated: written > 0)
+        self.pending = nil
         closed = true
+        var error: Int32 = 0
         guard EGifCloseFile(file, &error) == GIF_OK else { throw GIFErrors.encoding("cannot finish", code: error) }
         return output.data
     }
 
+    private func write(_ image: GIFIndexedFrame, duration: Double, animated: Bool) throws {
+        if written == 0, animated, settings.loopCount != 1 { try putLoopExtension() }
+        let disposal = settings.hasAlpha ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT
+        var control = GraphicsControlBlock(
+            DisposalMode: animated ? disposal : DISPOSAL_UNSPECIFIED, UserInputFlag: false,
+            DelayTime: animated ? Int32(Swift.min(Swift.max((duration * 100).rounded(), 0), 65535)) : 0,
+            TransparentColor: Int32(image.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
+        try putFrame(image, control: &control)
+        written += 1
+    }
+
     /// NETSCAPE2.0 with the repeat count: plays − 1, and 0 for forever.
-    private static func putLoopExtension(_ file: UnsafeMutablePointer<GifFileType>, loopCount: Int) throws {
+    private func putLoopExtension() throws {
+        let loopCount = settings.loopCount
         let repeats = loopCount <= 0 ? 0 : Swift.min(loopCount - 1, 65535)
         let name = Array("NETSCAPE2.0".utf8)
         let data: [UInt8] = [1, UInt8(repeats & 0xFF), UInt8(repeats >> 8)]
@@ -68,10 +102,7 @@ extension GIFCodec {
         else { throw GIFErrors.encoding("cannot write the loop extension", code: file.pointee.Error) }
     }
 
-    private static func putFrame(
-        _ file: UnsafeMutablePointer<GifFileType>, _ image: GIFIndexedFrame, control: inout GraphicsControlBlock,
-        width: Int, height: Int
-    ) throws {
+    private func putFrame(_ image: GIFIndexedFrame, control: inout GraphicsControlBlock) throws {
         var extensionBytes = [GifByteType](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)
         guard EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes) == GIF_OK else {
@@ -84,6 +115,7 @@ extension GIFCodec {
         colors += Array(repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size - colors.count)
         guard let map = GifMakeMapObject(Int32(size), colors) else { throw GIFErrors.encoding("out of memory") }
         defer { GifFreeMapObject(map) }
+        let (width, height) = (settings.canvasSize.width, settings.canvasSize.height)
         guard EGifPutImageDesc(file, 0, 0, Int32(width), Int32(height), false, map) == GIF_OK else {
             throw GIFErrors.encoding("cannot write the image descriptor", code: file.pointee.Error)
         }

@@ -41,9 +41,10 @@ public struct GIFCodec: ImageDecoder, ImageEncoder {
         try GIFCodec.decodeGIF(data, options: options)
     }
 
-    /// Encodes the first frame, or every frame when `options.allFrames` is set.
+    /// Encodes the first frame, or every frame when `options.allFrames` is set, through one `GIFAnimationEncoder`.
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        let frames = options.allFrames ? image.frames : [image.frames[0]]
-        return try GIFCodec.encodeGIF(frames: frames, loopCount: image.loopCount)
+        var image = image
+        if !options.allFrames { image.frames = [image.frames[0]] }
+        return try encodeFrames(image, options: options)
     }
 }

@@ -24,43 +24,7 @@ extension WebPCodec {
         return Data(bytes: writer.pointee.mem, count: writer.pointee.size)
     }
 
-    /// Encodes every frame through `WebPAnimEncoder`, with the durations and loop count.
-    static func encodeAnimation(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
-        let width = image.width
-        let height = image.height
-        guard image.frames.allSatisfy({ $0.raster.width == width && $0.raster.height == height }) else {
-            throw WebPErrors.encoding("the frames of an animation must all be \(width)x\(height)")
-        }
-        var config = try makeConfig(options)
-        var encoderOptions = WebPAnimEncoderOptions()
-        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
-            throw WebPErrors.encoding("libwebp version mismatch")
-        }
-        encoderOptions.anim_params.loop_count = Int32(Swift.min(Swift.max(image.loopCount, 0), 65535))
-        guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &encoderOptions) else {
-            throw WebPErrors.encoding("cannot create the animation encoder for \(width)x\(height)")
-        }
-        defer { WebPAnimEncoderDelete(encoder) }
-
-        var timestamp = 0
-        for frame in image.frames {
-            var picture = try makePicture(frame.raster, lossless: options.lossless)
-            defer { WebPPictureFree(&picture) }
-            guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config) != 0 else {
-                throw WebPErrors.encoding("cannot add a frame: " + animationError(encoder))
-            }
-            // A frame lasts at least 1 ms so the timestamps keep increasing.
-            timestamp += Swift.max(1, Int((frame.duration * 1000).rounded()))
-        }
-        var assembled = WebPData()
-        guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0,
-            WebPAnimEncoderAssemble(encoder, &assembled) != 0
-        else { throw WebPErrors.encoding("cannot assemble the animation: " + animationError(encoder)) }
-        defer { WebPDataClear(&assembled) }
-        return Data(bytes: assembled.bytes, count: assembled.size)
-    }
-
-    private static func makeConfig(_ options: EncodeOptions) throws -> WebPConfig {
+    static func makeConfig(_ options: EncodeOptions) throws -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw WebPErrors.encoding("libwebp version mismatch") }
         config.lossless = options.lossless ? 1 : 0
@@ -72,7 +36,7 @@ extension WebPCodec {
     }
 
     /// A picture holding a copy of the raster (ARGB for lossless, YUVA for lossy).
-    private static func makePicture(_ raster: Raster, lossless: Bool) throws -> WebPPicture {
+    static func makePicture(_ raster: Raster, lossless: Bool) throws -> WebPPicture {
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw WebPErrors.encoding("libwebp version mismatch") }
         guard raster.width <= 16383, raster.height <= 16383 else {
@@ -92,8 +56,4 @@ extension WebPCodec {
         return picture
     }
 
-    private static func animationError(_ encoder: OpaquePointer) -> String {
-        let message: UnsafePointer<CChar>? = WebPAnimEncoderGetError(encoder)
-        return message.map { String(cString: $0) } ?? "unknown error"
-    }
 }

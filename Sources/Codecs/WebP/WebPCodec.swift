@@ -72,10 +72,9 @@ public struct WebPCodec: ImageDecoder, ImageEncoder {
     /// sRGB first: WebP holds RGB only).
     public func encode(_ image: DecodedImage, options: EncodeOptions) throws -> Data {
         let image = try ColorManagement.withoutGrayProfile(image)
-        let encoded =
-            options.allFrames && image.frames.count > 1
-            ? try WebPCodec.encodeAnimation(image, options: options)
-            : try WebPCodec.encodeStill(image.raster, options: options)
+        // An animation goes through the frame-by-frame encoder, which embeds the profile itself.
+        if options.allFrames && image.frames.count > 1 { return try encodeFrames(image, options: options) }
+        let encoded = try WebPCodec.encodeStill(image.raster, options: options)
         guard let profile = image.iccProfile, !profile.isEmpty else { return encoded }
         return try WebPCodec.embedding(profile, in: encoded)
     }

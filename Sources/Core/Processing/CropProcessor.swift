@@ -65,6 +65,8 @@ public struct CropProcessor: ImageProcessor {
         case region(CropRegion, clamped: Bool)
         /// The largest window of `width`:`height` the image holds, placed by `gravity`.
         case aspect(width: Int, height: Int, gravity: Gravity)
+        /// A window of `width` × `height` (pixels or fractions, cut to the image), placed by `gravity`.
+        case window(width: CropValue, height: CropValue, gravity: Gravity)
     }
 
     /// What is cut.
@@ -86,7 +88,12 @@ public struct CropProcessor: ImageProcessor {
         shape = .aspect(width: aspectWidth, height: aspectHeight, gravity: gravity)
     }
 
-    /// `crop(X,Y,WxH)` for a strict pixel rectangle (as before), `crop(X,Y,WxH,clamp)` for a clamped region
+    /// Creates a crop to a `width` × `height` window (pixels or fractions, cut to the image), placed by `gravity`.
+    public init(windowWidth: CropValue, windowHeight: CropValue, gravity: Gravity = .center) {
+        shape = .window(width: windowWidth, height: windowHeight, gravity: gravity)
+    }
+
+    /// `crop(WxH,g=CODE)` for a window, `crop(X,Y,WxH)` for a strict pixel rectangle (as before), `crop(X,Y,WxH,clamp)` for a clamped region
     /// (fractions written with a decimal point), `crop(W:H,g=CODE)` for an aspect crop.
     public var identifier: String {
         switch shape {
@@ -94,6 +101,8 @@ public struct CropProcessor: ImageProcessor {
             return "crop(\(r.x),\(r.y),\(r.width)x\(r.height)\(clamped ? ",clamp" : ""))"
         case .aspect(let width, let height, let gravity):
             return "crop(\(width):\(height),g=\(gravity.code))"
+        case .window(let width, let height, let gravity):
+            return "crop(\(width)x\(height),g=\(gravity.code))"
         }
     }
 
@@ -127,6 +136,13 @@ public struct CropProcessor: ImageProcessor {
                     "crop \(identifier) is entirely outside the \(imageWidth)x\(imageHeight) image")
             }
             return (left, top, right - left, bottom - top)
+        case .window(let windowWidth, let windowHeight, let gravity):
+            guard let width = windowWidth.pixels(along: imageWidth),
+                let height = windowHeight.pixels(along: imageHeight), width > 0, height > 0
+            else { throw ImagoError(.processingFailed, "crop \(identifier): the window is empty or not a number") }
+            try gravity.validate()
+            return place(
+                width: min(width, imageWidth), height: min(height, imageHeight), gravity: gravity, in: raster)
         case .aspect(let aspectWidth, let aspectHeight, let gravity):
             guard aspectWidth > 0, aspectHeight > 0 else {
                 throw ImagoError(.processingFailed, "crop to an empty aspect ratio \(aspectWidth):\(aspectHeight)")
@@ -140,11 +156,18 @@ public struct CropProcessor: ImageProcessor {
             } else {
                 height = min(imageHeight, max(1, Int((Double(imageWidth) / ratio).rounded())))
             }
-            let origin = gravity.windowOrigin(
-                window: (Double(width), Double(height)), width: imageWidth, height: imageHeight, raster: raster)
-            let x = min(max(0, Int(origin.x.rounded())), imageWidth - width)
-            let y = min(max(0, Int(origin.y.rounded())), imageHeight - height)
-            return (x, y, width, height)
+            return place(width: width, height: height, gravity: gravity, in: raster)
         }
+    }
+
+    /// A `width` × `height` window of `raster` (which holds it), placed by `gravity`.
+    private func place(width: Int, height: Int, gravity: Gravity, in raster: Raster) -> (
+        x: Int, y: Int, width: Int, height: Int
+    ) {
+        let origin = gravity.windowOrigin(
+            window: (Double(width), Double(height)), width: raster.width, height: raster.height, raster: raster)
+        let x = min(max(0, Int(origin.x.rounded())), raster.width - width)
+        let y = min(max(0, Int(origin.y.rounded())), raster.height - height)
+        return (x, y, width, height)
     }
 }

@@ -6,7 +6,7 @@ public struct OptionsProcessor: ImageProcessor {
     public let options: ProcessingOptions
     /// The text as configured.
     public let text: String
-    private let processors: [any ImageProcessor]
+    let processors: [any ImageProcessor]
 
     /// Parses `text`; a bad item, `pr` or `wm` (which need a server's presets and watermark) throws.
     public init(_ text: String) throws {

@@ -17,6 +17,7 @@ extension ProcessingOptions {
                 switch options.crop {
                 case .region(let r)?: "\(r.x):\(r.y):\(r.width):\(r.height)"
                 case .aspect(let width, let height)?: "\(width):\(height)"
+                case .window(let width, let height, let gravity)?: "\(width):\(height):\(gravity.code)"
                 case nil: nil
                 }
             }),
@@ -63,7 +64,8 @@ extension ProcessingOptions {
             }, canonical: { $0.background.map(hex) }),
     ]
 
-    static let cropExpected = "X:Y:W:H (whole numbers are pixels, 0.5 a fraction) or W:H (an aspect ratio)"
+    static let cropExpected =
+        "X:Y:W:H (whole numbers are pixels, 0.5 a fraction), W:H (an aspect ratio) or W:H:G (a window placed by G)"
     static let gravityExpected = "c, n, s, e, w, ne, nw, se, sw, fp:X:Y (fractions 0 to 1) or sm"
 
     /// `RRGGBBAA`, lowercase.
@@ -78,6 +80,22 @@ extension ProcessingOptions {
                 canonicalSpelling(of: parts[0]) == nil, canonicalSpelling(of: parts[1]) == nil
             else { throw OptionError.expected(item, cropExpected) }
             return .aspect(width: width, height: height)
+        }
+        if parts.count >= 3, parts[2].first?.isLetter == true {
+            let size = try parts.prefix(2).map { part -> CropValue in
+                if part.contains(".") {
+                    guard let fraction = decimal(part, in: 0...1), fraction > 0 else {
+                        throw OptionError.expected(item, cropExpected)
+                    }
+                    return .fraction(fraction)
+                }
+                guard let pixels = integer(part, in: 1...999_999_999), canonicalSpelling(of: part) == nil else {
+                    throw OptionError.expected(item, cropExpected)
+                }
+                return .pixels(pixels)
+            }
+            let gravity = try gravity(parts[2...].joined(separator: ":")[...], item, allowsSmart: true)
+            return .window(width: size[0], height: size[1], gravity: gravity)
         }
         guard parts.count == 4 else { throw OptionError.expected(item, cropExpected) }
         let values = try parts.enumerated().map { index, part -> CropValue in

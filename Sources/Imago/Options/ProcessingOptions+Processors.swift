@@ -1,6 +1,6 @@
 /// The one place options become processors, in the fixed order of operations: trim, crop, resize/fit with
-/// gravity, rotate/flip, blur/sharpen, pad/extend, watermark. (Flattening onto `bg` and encoding follow, in the
-/// encoder: `flattenBackground`.)
+/// gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
+/// encoding follow, in the encoder: `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
     public struct WatermarkImage: Sendable {
@@ -27,6 +27,8 @@ extension ProcessingOptions {
             case .region(let region)?: processors.append(CropProcessor(region: region))
             case .aspect(let width, let height)?:
                 processors.append(CropProcessor(aspectWidth: width, aspectHeight: height, gravity: gravity))
+            case .window(let width, let height, let gravity)?:
+                processors.append(CropProcessor(windowWidth: width, windowHeight: height, gravity: gravity))
             case nil: break
             }
             processors += resizeProcessors(limits: limits, maxOutputSide: maxOutputSide)
@@ -39,6 +41,9 @@ extension ProcessingOptions {
             }
             if let blur { processors.append(try BlurProcessor(sigma: blur)) }
             if let sharpen { processors.append(try SharpenProcessor(sigma: sharpen)) }
+            if grayscale { processors.append(GrayscaleProcessor()) }
+            if let brightness { processors.append(try BrightnessProcessor(amount: brightness)) }
+            if let contrast { processors.append(try ContrastProcessor(amount: contrast)) }
             let background = self.background ?? RGBA(255, 255, 255)
             if let pad = outputPadding {
                 var processor = try PadProcessor(
@@ -52,6 +57,12 @@ extension ProcessingOptions {
                     background: background)
                 processor.limits = limits
                 processors.append(processor)
+            }
+            if let round = roundCorners {
+                processors.append(
+                    try RoundCornerProcessor(
+                        radiusX: Self.scaled(round.radiusX, dpr), radiusY: Self.scaled(round.radiusY, dpr),
+                        background: round.background))
             }
         } catch let error as ImagoError {
             throw OptionError(item: "options", message: "options: \(error.reason)")
@@ -82,6 +93,12 @@ extension ProcessingOptions {
             let mode: ContentMode = fit == .cover && both ? .fill : .fit
             var resize = ResizeProcessor(
                 width: width, height: height, mode: mode, upscale: enlarge, gravity: mode == .fill ? gravity : .center)
+            resize.limits = limits
+            return [resize]
+        case .auto, .adaptive, .outside:
+            var resize = OrientationFitProcessor(
+                rule: OrientationFitProcessor.Rule(rawValue: fit.rawValue) ?? .auto, width: width, height: height,
+                upscale: enlarge, gravity: fit == .auto ? gravity : .center)
             resize.limits = limits
             return [resize]
         case .fill:

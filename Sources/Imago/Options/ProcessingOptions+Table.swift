@@ -13,7 +13,7 @@ extension ProcessingOptions {
     }
 
     /// Every option, in canonical order.
-    public static let table: [Entry] = basicEntries + geometryEntries + filterEntries + outputEntries
+    public static let table: [Entry] = basicEntries + geometryEntries + filterEntries + colourEntries + outputEntries
 
     static func entry(_ key: String) -> Entry { table.first { $0.key == key }! }
 
@@ -42,10 +42,10 @@ extension ProcessingOptions {
             read: { value, _ in integer(value, in: 1...999_999_999).map(Double.init) },
             set: { $0.height = Int($1) }, canonical: { "\($0.outputHeight.map(String.init) ?? "-")" }),
         Entry(
-            key: "fit", expected: "contain, cover or fill",
+            key: "fit", expected: "contain, cover, fill, auto, adaptive or outside",
             parse: { options, value, item, _ in
                 guard let fit = Fit(rawValue: String(value)) else {
-                    throw OptionError.expected(item, "contain, cover or fill")
+                    throw OptionError.expected(item, "contain, cover, fill, auto, adaptive or outside")
                 }
                 options.fit = fit
             }, canonical: { $0.fit.rawValue }),

@@ -14,6 +14,14 @@ public struct ProcessingOptions: Sendable, Hashable {
         case cover
         /// Stretch to exactly `w` × `h`.
         case fill
+        /// `cover` when the source and `w` × `h` have the same orientation (landscape and square count as one),
+        /// else `contain` (imgproxy's `auto`).
+        case auto
+        /// `contain`, `w` and `h` swapped when the source and `w` × `h` have opposite orientations (thumbor's
+        /// `adaptive-fit-in`).
+        case adaptive
+        /// Cover `w` × `h` keeping the aspect ratio, nothing cropped (thumbor's `full-fit-in`).
+        case outside
     }
 
     /// `flip`: which way to mirror.
@@ -21,10 +29,12 @@ public struct ProcessingOptions: Sendable, Hashable {
         case h, v, hv
     }
 
-    /// `crop`: a region (`X:Y:W:H`) or the largest window of an aspect ratio (`W:H`) placed by `g`.
+    /// `crop`: a region (`X:Y:W:H`), the largest window of an aspect ratio (`W:H`) placed by `g`, or a window of a
+    /// size placed by its own gravity (`W:H:G`).
     public enum Crop: Sendable, Hashable {
         case region(CropRegion)
         case aspect(width: Int, height: Int)
+        case window(width: CropValue, height: CropValue, gravity: Gravity)
     }
 
     /// `pad`: a border in pixels before `dpr`.
@@ -98,6 +108,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var blur: Double?
     /// `sharpen`: unsharp-mask sigma 0.3…10.
     public var sharpen: Double?
+    /// `gray`: every pixel its luma (BT.601).
+    public var grayscale = false
+    /// `bright`: −100…100 percent of full scale added to each colour channel; nil: none.
+    public var brightness: Int?
+    /// `contrast`: −100…100 (thumbor's scale); nil: none.
+    public var contrast: Int?
+    /// `round`: rounded corners, after `pad` and `ext`.
+    public var roundCorners: RoundCorners?
     /// `trim`: threshold 0…255.
     public var trim: Int?
     /// `wm`.

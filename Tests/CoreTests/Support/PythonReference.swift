@@ -23,7 +23,7 @@ enum PythonReference {
     }
 
     /// Runs `script` with `arguments` (its `sys.argv[1...]`) and returns what it writes to stdout.
-    static func run(_ script: String, arguments: [String] = []) throws -> Data {
+    static func run(_ script: String, arguments: [String] = [], interpreter: String = interpreter) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: interpreter)
         process.arguments = ["-c", script] + arguments
@@ -51,7 +51,9 @@ enum PythonReference {
     ///
     /// The script sees `im` (the raster as an RGBA Pillow image), `args`, and Pillow's `Image`, `ImageFilter`,
     /// `ImageOps`, `ImageChops`.
-    static func image(_ script: String, _ raster: Raster, arguments: [String] = []) throws -> Raster {
+    static func image(
+        _ script: String, _ raster: Raster, arguments: [String] = [], interpreter: String = interpreter
+    ) throws -> Raster {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("imago-raw-\(UUID().uuidString)")
         try Data(raster.pixels).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -64,7 +66,9 @@ enum PythonReference {
             out = out.convert("RGBA")
             sys.stdout.buffer.write(b"%d %d\\n" % out.size + out.tobytes())
             """
-        let data = try run(program, arguments: [file.path, "\(raster.width)", "\(raster.height)"] + arguments)
+        let data = try run(
+            program, arguments: [file.path, "\(raster.width)", "\(raster.height)"] + arguments, interpreter: interpreter
+        )
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else {
             throw Failure(description: "no header from the reference script")
         }

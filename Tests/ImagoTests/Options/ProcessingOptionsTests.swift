@@ -105,7 +105,7 @@ import Testing
         #expect(
             ProcessingOptions.table.map(\.key) == [
                 "w", "h", "fit", "enlarge", "f", "q", "frame", "dpr", "trim", "crop", "g", "rot", "flip", "pad", "ext",
-                "bg", "blur", "sharpen", "wm", "pr", "maxb", "exp", "strip",
+                "bg", "blur", "sharpen", "wm", "gray", "bright", "contrast", "round", "pr", "maxb", "exp", "strip",
             ])
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Imago
+
+/// Picks the grammar of a request target by its path prefix: each enabled grammar has its own (`serve.dialects`),
+/// exactly one (Imago's own by default) has the root. The prefix is removed before the grammar reads the path, so
+/// it is not part of what is signed.
+struct DialectRouter: Sendable {
+    /// Who reads a target.
+    enum Route {
+        /// Imago's own grammar, the target after its prefix.
+        case own(Substring)
+        /// A dialect, the target after its prefix.
+        case dialect(any URLDialect, Substring)
+    }
+
+    private let ownPrefix: String
+    /// Enabled dialects and their prefixes, the longest prefix first.
+    private let dialects: [(prefix: String, dialect: any URLDialect)]
+
+    /// The router of `settings` (validated when they were read: no two grammars share a prefix).
+    init(settings: DialectSettings) {
+        ownPrefix = settings.imagoPathPrefix
+        var dialects: [(prefix: String, dialect: any URLDialect)] = []
+        if settings.imgproxy.enabled {
+            dialects.append((settings.imgproxy.pathPrefix, ImgproxyDialect(settings: settings.imgproxy)))
+        }
+        if settings.thumbor.enabled {
+            dialects.append((settings.thumbor.pathPrefix, ThumborDialect(settings: settings.thumbor)))
+        }
+        self.dialects = dialects.sorted { $0.prefix.count > $1.prefix.count }
+    }
+
+    /// The grammar for `target`: the one whose prefix it starts with (a whole segment), else the root's; a 404 when
+    /// no grammar serves the root.
+    func route(_ target: Substring) throws -> Route {
+        let candidates = dialects.map { ($0.prefix, Route.dialect($0.dialect, "")) } + [(ownPrefix, Route.own(""))]
+        for (prefix, route) in candidates.sorted(by: { $0.0.count > $1.0.count }) {
+            let rest: Substring
+            if prefix.isEmpty {
+                rest = target
+            } else if target.hasPrefix(prefix + "/") {
+                rest = target.dropFirst(prefix.count)
+            } else {
+                continue
+            }
+            switch route {
+            case .own: return .own(rest)
+            case .dialect(let dialect, _): return .dialect(dialect, rest)
+            }
+        }
+        throw ServeFailure(404, "no URL grammar is served at this path (serve.dialects)")
+    }
+}

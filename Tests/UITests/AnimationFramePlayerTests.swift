@@ -1,0 +1,93 @@
+import ImagoCore
+import ImagoUI
+import Testing
+
+/// A source of `count` one-pixel frames whose red channel is the frame's index; it breaks off after `breaksAfter`
+/// frames when set, with a warning, as a truncated file does.
+final class CountingFrameSource: AnimationFrameSource {
+    let canvasSize = PixelSize(width: 1, height: 1)
+    let loopCount: Int
+    private(set) var warnings: [String] = []
+    private let durations: [Double]
+    private let breaksAfter: Int?
+    private var next = 0
+    private(set) var decoded = 0
+
+    init(durations: [Double], loopCount: Int, breaksAfter: Int? = nil) {
+        self.durations = durations
+        self.loopCount = loopCount
+        self.breaksAfter = breaksAfter
+    }
+
+    func nextFrame() throws -> ImageFrame? {
+        if let breaksAfter, next == breaksAfter {
+            warnings = ["frame \(next) is truncated"]
+            return nil
+        }
+        guard next < durations.count else { return nil }
+        defer { next += 1 }
+        decoded += 1
+        let raster = try Raster(width: 1, height: 1, pixels: [UInt8(next), 0, 0, 255])
+        return ImageFrame(raster: raster, duration: durations[next])
+    }
+
+    func rewind() throws { next = 0 }
+}
+
+@Suite struct AnimationFramePlayerTests {
+    @Test func playsEachFrameOncePerLoopAndStopsOnTheLastFrame() throws {
+        let source = CountingFrameSource(durations: [0.05, 0.05, 0.1], loopCount: 2)
+        let player = try AnimationFramePlayer(source: source)
+        var clock = 0.0
+        var shown: [UInt8] = [player.currentFrame.raster.pixels[0]]
+        while let next = try player.show(at: clock) {
+            if next > clock { shown.append(player.currentFrame.raster.pixels[0]) }
+            clock = next
+        }
+        #expect(source.decoded == 6)
+        #expect(player.framesDecoded == 6)
+        #expect(player.framesShown == 6)
+        #expect(player.framesDropped == 0)
+        #expect(player.isFinished)
+        #expect(player.loop == 1)
+        #expect(player.currentFrame.raster.pixels[0] == 2)
+        #expect(abs(clock - 0.4) < 1e-9)
+    }
+
+    @Test func aClockThatRunsAheadDropsFramesInsteadOfQueueingThem() throws {
+        let player = try AnimationFramePlayer(
+            source: CountingFrameSource(durations: Array(repeating: 0.1, count: 10), loopCount: 0))
+        try player.show(at: 0.55)
+        #expect(player.frameIndex == 5)
+        #expect(player.framesShown == 2)
+        #expect(player.framesDropped == 4)
+        #expect(player.framesDecoded == 6)
+    }
+
+    @Test func tinyDurationsPlayForATenthOfASecond() throws {
+        let player = try AnimationFramePlayer(
+            source: CountingFrameSource(durations: [0, 0.01, 0.019, 0.02], loopCount: 1))
+        #expect(try player.show(at: 0) == 0.1)
+        try player.show(at: 0.25)
+        #expect(player.frameIndex == 2)
+        #expect(abs(try #require(try player.show(at: 0.31)) - 0.32) < 1e-9)
+    }
+
+    @Test func aTruncatedAnimationPlaysTheDecodedFramesThenStopsWithOneWarning() throws {
+        let player = try AnimationFramePlayer(
+            source: CountingFrameSource(durations: [0.1, 0.1, 0.1, 0.1], loopCount: 0, breaksAfter: 2))
+        #expect(try player.show(at: 10) == nil)
+        #expect(player.isFinished)
+        #expect(player.framesDecoded == 2)
+        #expect(player.warnings == ["frame 2 is truncated"])
+        #expect(player.currentFrame.raster.pixels[0] == 1)
+    }
+
+    @Test func maximumLoopsBoundsAnEndlessAnimation() throws {
+        let source = CountingFrameSource(durations: [0.1, 0.1], loopCount: 0)
+        let player = try AnimationFramePlayer(source: source, maximumLoops: 3)
+        #expect(try player.show(at: 100) == nil)
+        #expect(source.decoded == 6)
+        #expect(player.loop == 2)
+    }
+}
