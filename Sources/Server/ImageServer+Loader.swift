@@ -9,8 +9,10 @@ extension ImageServer {
     /// 4000×3000 decodes with their resized outputs.
     public static let defaultPixelMemoryBudget = 192 << 20
 
+    /// With a `fleet` that shares, each source is fetched once by the fleet (see `FleetSourceTransport`).
     public static func loader(
-        configuration: ImagoConfiguration, settings: ServeSettings, factories: PluginRegistry = .standardFactories()
+        configuration: ImagoConfiguration, settings: ServeSettings, factories: PluginRegistry = .standardFactories(),
+        fleet: ServeFleet? = nil
     ) throws -> ImageLoader {
         var configuration = configuration
         var limits = configuration.loader.limits
@@ -27,7 +29,8 @@ extension ImageServer {
         if configuration.loader.pixelMemoryBudget == nil {
             configuration.loader.pixelMemoryBudget = Self.defaultPixelMemoryBudget
         }
-        let registry = try factories.configured(by: configuration)
+        var registry = try factories.configured(by: configuration)
+        if let fleet { registry = sharingSources(registry, fleet: fleet, settings: settings) }
         return ImageLoader(
             registry: registry, settings: configuration.loader, sourcePolicy: SourcePolicy(settings: settings))
     }

@@ -28,6 +28,9 @@ public final class ImageServer: Sendable {
     let presets: [String: String]
     let gate: AdmissionGate
     let inflight = InFlightRenders<RenderedImage>()
+    /// The fleet's leases and the finished responses it shares (`serve.fleet`, `serve.resultStore`).
+    let fleet: ServeFleet
+    let resultStore: ResultStore?
     private let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     private let daemonBox = DaemonBox()
     private let maintenance: MemoryMaintenance
@@ -36,13 +39,19 @@ public final class ImageServer: Sendable {
 
     /// Starts serving with `loader` (use `ImageServer.loader(configuration:settings:)` for one that obeys the
     /// settings' limits) on `settings.listen`, or on `listen` when given. `accessLog` receives one entry per
-    /// request. Throws when the address cannot be bound.
+    /// request; `fleet` (by default the one `settings.fleet` describes) shares renders with other processes.
+    /// Throws when the address cannot be bound or `settings.resultStore` cannot be built.
     public init(
         settings: ServeSettings, loader: ImageLoader, listen: ListenAddress? = nil,
-        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, fleet: ServeFleet? = nil
     ) throws {
         self.settings = settings
         self.loader = loader
+        let fleet = try fleet ?? ServeFleet(settings: settings)
+        self.fleet = fleet
+        self.resultStore = try settings.resultStore.map { spec in
+            ResultStore(cache: try loader.registry.makeDataCache(spec, path: "serve.resultStore"), fleet: fleet)
+        }
         self.results = ResultCache(capacity: settings.resultCacheBytes)
         self.signer = URLSigner(keys: settings.signingKeys)
         self.dialects = DialectRouter(settings: settings.dialects)
@@ -79,8 +88,10 @@ public final class ImageServer: Sendable {
         factories: PluginRegistry = .standardFactories(), accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
     ) throws {
         let settings = try settings ?? ServeSettings(configuration: configuration)
-        let loader = try ImageServer.loader(configuration: configuration, settings: settings, factories: factories)
-        try self.init(settings: settings, loader: loader, listen: listen, accessLog: accessLog)
+        let fleet = try ServeFleet(settings: settings)
+        let loader = try ImageServer.loader(
+            configuration: configuration, settings: settings, factories: factories, fleet: fleet)
+        try self.init(settings: settings, loader: loader, listen: listen, accessLog: accessLog, fleet: fleet)
     }
 
     /// The port listened on (the one chosen when the address asked for port 0).
@@ -109,7 +120,7 @@ public final class ImageServer: Sendable {
         switch request.path {
         case "/health": return .now(.text("ok"))
         case "/metrics":
-            let text = metrics.text(loader: loader.statistics, resultCacheBytes: results.bytes)
+            let text = metrics.text(loader: loader.statistics, resultCacheBytes: results.bytes, fleet: fleet)
             return .now(.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
         default: break
         }
@@ -166,11 +177,7 @@ public final class ImageServer: Sendable {
         do {
             let (image, shared) = try await inflight.value(for: job.key) { [self] in
                 do {
-                    let image = try await gate.withSlot {
-                        try await renderer.render(job.url, options: job.options, format: job.format)
-                    }
-                    results.store(image, for: job.key)
-                    return image
+                    return try await renderOnce(job)
                 } catch {
                     let failure = (error as? ServeFailure) ?? ServeFailure(ImagoError.wrapping(error))
                     // A fallback replaces a source that failed; it is not kept in the result cache.

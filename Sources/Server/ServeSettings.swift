@@ -50,6 +50,11 @@ public struct ServeSettings: Sendable, Hashable {
     public var fallbackStatus = 200
     /// `Cache-Control: max-age` of a fallback image, in seconds.
     public var fallbackMaxAge = 60
+    /// Where finished responses are shared by the processes of a fleet: a data cache spec (`"disk"`,
+    /// `{"name": "redis", "settings": {…}}`, `s3`, `tiered`, a user's own); nil: only `resultCacheBytes` in memory.
+    public var resultStore: JSONValue?
+    /// The leases that let one process of a fleet render a variant or fetch a source while the others wait.
+    public var fleet = FleetSettings()
     /// imgproxy's and thumbor's URL grammars and where each is served (`dialects`).
     public var dialects = DialectSettings()
 
@@ -95,6 +100,7 @@ public struct ServeSettings: Sendable, Hashable {
         }
         shutdownGrace = try reader.double("shutdownGrace", default: shutdownGrace, in: 0...3600)
         try readProcessingKeys(reader)
+        try readFleetKeys(reader)
         dialects = try DialectSettings(json: reader.value("dialects"), path: reader.path(of: "dialects"))
         try reader.finish()
     }
@@ -106,7 +112,7 @@ public struct ServeSettings: Sendable, Hashable {
 
     /// The JSON form, which `init(json:)` reads back to equal settings.
     public var json: JSONValue {
-        .object([
+        var keys: [String: JSONValue] = [
             "listen": .string(listen),
             "signingKeys": .array(signingKeys.map { .string($0) }),
             "allowedSources": .array(allowedSources.map { .string($0) }),
@@ -128,7 +134,9 @@ public struct ServeSettings: Sendable, Hashable {
             "fallbackStatus": .number(Double(fallbackStatus)),
             "fallbackMaxAge": .number(Double(fallbackMaxAge)),
             "dialects": dialects.json,
-        ])
+        ]
+        keys.merge(fleetJSON) { _, fleet in fleet }
+        return .object(keys)
     }
 
     static func strings(_ reader: ConfigReader, _ key: String) throws -> [String]? {

@@ -14,6 +14,8 @@ final class ServerMetrics: Sendable {
         var resultHits = 0
         var coalesced = 0
         var shed = 0
+        var renders = 0
+        var storeHits = 0
     }
 
     private let state = Mutex(State())
@@ -32,6 +34,8 @@ final class ServerMetrics: Sendable {
     func recordResultHit() { state.withLock { $0.resultHits += 1 } }
     func recordCoalesced() { state.withLock { $0.coalesced += 1 } }
     func recordShed() { state.withLock { $0.shed += 1 } }
+    func recordRender() { state.withLock { $0.renders += 1 } }
+    func recordStoreHit() { state.withLock { $0.storeHits += 1 } }
     func enter() { inflight.wrappingAdd(1, ordering: .relaxed) }
     func leave() { inflight.wrappingSubtract(1, ordering: .relaxed) }
 
@@ -41,7 +45,7 @@ final class ServerMetrics: Sendable {
     var resultHits: Int { state.withLock { $0.resultHits } }
 
     /// The Prometheus text exposition (version 0.0.4) of these counters and the loader's.
-    func text(loader: LoaderStatistics, resultCacheBytes: Int) -> String {
+    func text(loader: LoaderStatistics, resultCacheBytes: Int, fleet: ServeFleet) -> String {
         let snapshot = state.withLock { $0 }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
@@ -59,12 +63,15 @@ final class ServerMetrics: Sendable {
         lines.append("imago_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.durationCount)")
         lines.append("imago_request_duration_seconds_sum \(snapshot.durationSum)")
         lines.append("imago_request_duration_seconds_count \(snapshot.durationCount)")
-        family("imago_source_fetches_total", "counter", "Source fetches started by the loader's transports.")
-        lines.append("imago_source_fetches_total \(loader.transportAttempts)")
+        family("imago_source_fetches_total", "counter", "Source fetches made by this process (retries included).")
+        lines.append("imago_source_fetches_total \(loader.transportAttempts - fleet.sourceCopies)")
+        family("imago_renders_total", "counter", "Images processed and encoded by this process.")
+        lines.append("imago_renders_total \(snapshot.renders)")
         family("imago_inflight_requests", "gauge", "Requests being answered now.")
         lines.append("imago_inflight_requests \(inflight.load(ordering: .relaxed))")
         family("imago_cache_hits_total", "counter", "Hits of the result cache and the loader's memory and disk caches.")
         lines.append("imago_cache_hits_total{cache=\"result\"} \(snapshot.resultHits)")
+        lines.append("imago_cache_hits_total{cache=\"store\"} \(snapshot.storeHits)")
         lines.append("imago_cache_hits_total{cache=\"memory\"} \(loader.memoryHits)")
         lines.append("imago_cache_hits_total{cache=\"disk\"} \(loader.diskHits)")
         family("imago_coalesced_requests_total", "counter", "Requests that joined an identical one in flight.")
@@ -75,6 +82,12 @@ final class ServerMetrics: Sendable {
         lines.append("imago_decodes_total \(loader.decodes)")
         family("imago_result_cache_bytes", "gauge", "Bytes held by the result cache.")
         lines.append("imago_result_cache_bytes \(resultCacheBytes)")
+        family(
+            "imago_shared_store_errors_total", "counter",
+            "Failures of the fleet's shared parts (lease, results, sources), answered by working alone.")
+        for (store, op, count) in fleet.errors {
+            lines.append("imago_shared_store_errors_total{store=\"\(store)\",op=\"\(op)\"} \(count)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -149,7 +149,14 @@ import Testing
                 "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
                 "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
                 "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
-                "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects",
+                "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects", "resultStore",
+                "fleet",
+            ])
+        #expect(serve["resultStore"] is NSNull)
+        #expect(
+            serve["fleet"] as? NSDictionary == [
+                "redis": NSNull(), "keyPrefix": "imago:lease:", "leaseMilliseconds": 5000, "timeout": 0.25,
+                "retryInterval": 2,
             ])
         #expect(serve["watermark"] is NSNull && serve["fallbackImage"] is NSNull)
         #expect(serve["onlyPresets"] as? Bool == false && serve["fallbackStatus"] as? Int == 200)

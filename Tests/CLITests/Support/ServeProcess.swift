@@ -15,15 +15,16 @@ final class ServeProcess {
     /// The ready line.
     private(set) var readyLine = ""
 
-    /// Starts `imago serve arguments…`; with `waitForReady`, returns once the ready line is on stderr.
-    init(_ arguments: [String], waitForReady: Bool = true) throws {
+    /// Starts `imago serve arguments…` (of `executable`, by default the built one); with `waitForReady`, returns once
+    /// the ready line is on stderr.
+    init(_ arguments: [String], waitForReady: Bool = true, executable: URL? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         outURL = folder.appendingPathComponent("out")
         errURL = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.executableURL = try ImagoTool.executable()
+        process.executableURL = try executable ?? ImagoTool.executable()
         process.arguments = ["serve"] + arguments
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
