@@ -108,11 +108,18 @@ import Testing
         #expect(reported.errors.first?.reason.contains("403") == true)
         #expect(!"\(reported.errors)".contains(fixture.secretAccessKey))
 
-        // Standing aside: no request reaches the store, the read misses, the write is skipped without error.
-        let before = try fixture.server.totalRequests()
+        // Standing aside: no request reaches the store, the read misses, the write is skipped without error. Only
+        // this key's requests are counted: other tests share the server and run meanwhile.
+        let objectKey = cache.objectKey(for: key)
+        func requests() throws -> Int {
+            try ["GET", "PUT"].map { try fixture.server.requestCount($0, bucket: fixture.bucket, key: objectKey) }
+                .reduce(0, +)
+        }
+        let before = try requests()
+        #expect(before == 1)
         #expect(await cache.entry(for: key, reporting: reporter) == nil)
         try await cache.store(DataCacheEntry(data: Data([1])), for: key)
-        #expect(try fixture.server.totalRequests() == before)
+        #expect(try requests() == before)
         #expect(reported.errors.count == 1, "one report per outage")
         #expect(cache.stats.skipped == 2)
         #expect(cache.stats.failures == 1)

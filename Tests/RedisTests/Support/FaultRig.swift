@@ -14,7 +14,9 @@ final class FaultRig: Sendable {
     let cache: RedisDataCache
     private let registry: PluginRegistry
 
-    init(url: String, timeout: Double = 0.75, retryInterval: Double = 0.5) throws {
+    /// `retryInterval` is long enough that the rounds of loads between two checks fit in one stand-aside even on a
+    /// starved machine (at 0.5 s a busy CI run saw a second report of one outage).
+    init(url: String, timeout: Double = 0.75, retryInterval: Double = 3) throws {
         var files: [String: Data] = [:]
         var rasters: [String: Raster] = [:]
         for (index, name) in Self.names.enumerated() {
