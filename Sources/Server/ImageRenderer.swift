@@ -23,10 +23,12 @@ struct ImageRenderer: Sendable {
                 request, to: format, options: encodeOptions(for: options, format: format))
             {
             case .streamed(let output, let source):
-                return RenderedImage(
+                var image = RenderedImage(
                     body: output.data, contentType: OutputFormat.contentType(of: format),
                     etag: RenderedImage.etag(for: output.data), sourceOrigin: source.origin.rawValue,
                     lastModified: source.lastModified)
+                image.sourceFreshUntil = source.freshUntil
+                return image
             case .decoded(let decoded): response = decoded
             }
         } else {
@@ -83,9 +85,11 @@ struct ImageRenderer: Sendable {
             try Self.encode(frozen, with: encoder, options: encoding, format: output, maxBytes: options.maxBytes)
         }
         let etag = RenderedImage.etag(for: body)
-        return RenderedImage(
+        var rendered = RenderedImage(
             body: body, contentType: OutputFormat.contentType(of: output), etag: etag,
             sourceOrigin: response.origin.rawValue, lastModified: lastModified)
+        rendered.sourceFreshUntil = response.sourceFreshUntil
+        return rendered
     }
 
     /// `ProcessingOptions.encode`, its `maxb` failure a 422.
