@@ -78,6 +78,31 @@ final class FakeAnimationDecoder: AnimatedImageDecoding {
         #expect(model.player == nil && model.currentFrame == nil && !player.isPlaying)
     }
 
+    /// The sample of Docs/Animation.md, "Playing in a view".
+    @Test func aViewPausesAndResumesTheModelsAnimation() async throws {
+        let (sample, _, _) = Self.model()
+        let loader = sample.loader
+        let request = try #require(sample.request)
+
+        let model = ImageModel(loader: loader, request: request)
+        model.animationFrames = .automatic  // frame by frame when too large to hold decoded
+        model.load()
+        // The view draws `model.currentFrame`, and pauses while it is not visible:
+        model.player?.pause()
+        model.player?.play()
+
+        while model.player == nil { try await Task.sleep(nanoseconds: 5_000_000) }
+        let player = try #require(model.player)
+        player.pause()
+        await player.clockStopped()
+        let shown = player.framesShown
+        #expect(!player.isPlaying && model.currentFrame == player.currentFrame)
+        player.play()
+        while player.framesShown == shown { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(model.currentFrame == player.currentFrame)
+        player.pause()
+    }
+
     @Test func withAllFramesAnAnimationTooLargeIsAFailure() async throws {
         let (model, _, _) = Self.model()
         model.animationFrames = .all
