@@ -21,7 +21,15 @@ public final class AnimationPlayer {
     /// How many times the animation plays (0: forever).
     public let loopCount: Int
     /// The frame to draw.
-    public private(set) var currentFrame: ImageFrame
+    public private(set) var currentFrame: ImageFrame {
+        get {
+            access(keyPath: \.currentFrame)
+            return frame
+        }
+        // Written by hand: the macro's setter compares the frames, pixel by pixel.
+        set { withMutation(keyPath: \.currentFrame) { frame = newValue } }
+    }
+    @ObservationIgnored private var frame: ImageFrame
     /// The index of the frame on screen in its loop, and the loop (from 0).
     public private(set) var frameIndex = 0
     public private(set) var loop = 0
@@ -57,7 +65,7 @@ public final class AnimationPlayer {
         self.engine = engine
         self.decodes = false
         self.loopCount = engine.player.loopCount
-        self.currentFrame = image.frames[0]
+        self.frame = image.frames[0]
         isFinished = !image.isAnimated
     }
 
@@ -75,7 +83,7 @@ public final class AnimationPlayer {
         self.engine = engine
         self.decodes = true
         self.loopCount = state.loopCount
-        self.currentFrame = state.frame
+        self.frame = state.frame
     }
 
     /// Seconds of the animation played so far.
