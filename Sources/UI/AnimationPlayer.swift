@@ -57,6 +57,9 @@ public final class AnimationPlayer {
     @ObservationIgnored private var runStart: ContinuousClock.Instant?
     /// The clock's task; a paused one is kept until it ends, so a decode it started finishes before the next.
     @ObservationIgnored private var ticker: Task<Void, Never>?
+    /// Whether a step (a decode, for a frame source) is running, and when the frame after the one shown is due.
+    @ObservationIgnored private var isStepping = false
+    @ObservationIgnored private var nextChange: Double? = 0
 
     /// A player of `image`'s frames, stopped on the first.
     public init(image: DecodedImage) {
@@ -131,11 +134,14 @@ public final class AnimationPlayer {
 
     /// Shows the frame due `elapsed` seconds into the animation (a clock that only moves forward), counting the
     /// frames skipped since the last one shown as dropped; returns the seconds into the animation of the next
-    /// change, `nil` once finished. The clock of `play()` calls this; tests and custom clocks may too, one call at a
-    /// time.
+    /// change, `nil` once finished. The clock of `play()` calls this; tests and custom clocks may too. A call made
+    /// while a step runs does nothing and returns the last known change: the next call takes the newer time.
     @discardableResult
     public func show(at elapsed: Double) async -> Double? {
         guard !isFinished else { return nil }
+        guard !isStepping else { return nextChange }
+        isStepping = true
+        defer { isStepping = false }
         let engine = self.engine
         let state: AnimationEngine.State
         do {
@@ -143,12 +149,13 @@ public final class AnimationPlayer {
                 decodes
                 ? try await Self.decodingExecutor.run { try engine.show(at: elapsed) } : try engine.show(at: elapsed)
         } catch is CancellationError {
-            return engine.nextChange
+            return nextChange
         } catch {
             state = engine.failed(error)
         }
         apply(state)
-        return state.nextChange
+        nextChange = state.nextChange
+        return nextChange
     }
 
     private func apply(_ state: AnimationEngine.State) {
@@ -174,8 +181,6 @@ public final class AnimationPlayer {
 /// job at a time (the player awaits each decode before it starts another), which is what makes sending it safe.
 final class AnimationEngine: @unchecked Sendable {
     let player: AnimationFramePlayer
-    /// The change after the frame on screen, as the last `show(at:)` returned it.
-    private(set) var nextChange: Double?
 
     /// What the main actor takes from the frame player after a step.
     struct State: Sendable {
@@ -194,8 +199,7 @@ final class AnimationEngine: @unchecked Sendable {
     init(_ player: AnimationFramePlayer) { self.player = player }
 
     func show(at elapsed: Double) throws -> State {
-        nextChange = try player.show(at: elapsed)
-        return state(nextChange: nextChange)
+        state(nextChange: try player.show(at: elapsed))
     }
 
     /// A decode that threw (a damaged frame past the first): the animation stops on the frame it has.
@@ -203,7 +207,6 @@ final class AnimationEngine: @unchecked Sendable {
         var state = state(nextChange: nil)
         state.isFinished = true
         state.warnings.append(ImagoError.wrapping(error, source: nil).description)
-        nextChange = nil
         return state
     }
 

@@ -39,6 +39,21 @@ import Testing
         #expect(player.loop == 1 && player.frameIndex == 2 && player.framesShown == 3 && player.framesDropped == 10)
     }
 
+    @Test func stepsAskedForWhileOneRunsAreCoalescedNotRunTogether() async throws {
+        let decodes = Counter()
+        let probe = ConcurrencyProbe()
+        let player = try await AnimationPlayer {
+            CountingFrameSource(
+                durations: Array(repeating: 0.1, count: 10), loopCount: 0, decodes: decodes, probe: probe)
+        }
+        async let first = player.show(at: 0.55)
+        async let second = player.show(at: 0.35)
+        _ = await (first, second)
+        await player.show(at: 0.95)
+        #expect(probe.most == 1)
+        #expect(player.frameIndex == 9 && decodes.count == 10, "each frame decoded once")
+    }
+
     @Test func maximumLoopsBoundsAnEndlessAnimation() async throws {
         let decodes = Counter()
         let player = try await AnimationPlayer(maximumLoops: 3) {
