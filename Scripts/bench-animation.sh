@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Streaming animation figures (issue 27), release build: a 500-frame 1920x1080 animated GIF (moving shapes over
 # noise, made with Pillow) is
-#   0. played for two loops through ImagoUI's AnimationFramePlayer (`imago bench play`, a virtual clock: every
+#   0. played for two loops through ImagoUI's AnimationPlayer over a frame source (`imago bench play`, a virtual clock: every
 #      frame decoded once per loop; peak RSS by /usr/bin/time -v),
 #   1. converted to animated WebP by `imago convert --all-frames` (peak RSS by /usr/bin/time -v),
 #   2. served by `imago serve` with w=480,f=webp (the server's peak RSS from /proc, VmHWM),

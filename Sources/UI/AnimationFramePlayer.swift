@@ -7,8 +7,9 @@ import ImagoCore
 /// needs them) but not shown, and counted as dropped, never queued.
 ///
 /// An animation that breaks off (the source ends a loop with a warning) plays the frames that decoded and stops
-/// there, its warning in `warnings`. Not `Sendable`, like its source: drive it with `show(at:)` from one thread of
-/// your own (decoding happens there), never the cooperative pool.
+/// there, its warning in `warnings`. A loop of a single frame is a still image: it ends after that frame. Not
+/// `Sendable`, like its source: drive it with `show(at:)` from one thread of your own (decoding happens there),
+/// never the cooperative pool; `AnimationPlayer` does that for a view, on its decoding executor.
 public final class AnimationFramePlayer {
     /// How many times the animation plays (0: forever).
     public let loopCount: Int
@@ -33,10 +34,19 @@ public final class AnimationFramePlayer {
     /// A player of `source`, on its first frame (decoded here), playing the source's loop count, or at most
     /// `maximumLoops` times when given (a terminal or a test bounds an endless animation); throws when the source
     /// cannot give a frame.
-    public init(source: any AnimationFrameSource, maximumLoops: Int? = nil) throws {
+    public convenience init(source: any AnimationFrameSource, maximumLoops: Int? = nil) throws {
         guard let first = try source.nextFrame() else {
             throw ImagoError(.decodingFailed(format: ImageFormat("animation")), "the animation has no frame")
         }
+        self.init(source: source, first: first, maximumLoops: maximumLoops)
+    }
+
+    /// A player stepping through the frames `image` holds (nothing to decode), playing its loop count.
+    public convenience init(decodedFramesOf image: DecodedImage) {
+        self.init(source: DecodedFrameSource(image, from: 1), first: image.frames[0], maximumLoops: nil)
+    }
+
+    private init(source: any AnimationFrameSource, first: ImageFrame, maximumLoops: Int?) {
         self.source = source
         let own = max(0, source.loopCount)
         self.loopCount = maximumLoops.map { own == 0 ? max(1, $0) : min(own, max(1, $0)) } ?? own
@@ -45,9 +55,7 @@ public final class AnimationFramePlayer {
 
     /// How long `frame` plays, by the browsers' rule for tiny durations.
     public static func playedDuration(_ frame: ImageFrame) -> Double {
-        let duration = frame.duration
-        return duration.isFinite && duration >= AnimationTimeline.minimumFrameDuration
-            ? duration : AnimationTimeline.tinyFrameDuration
+        AnimationTimeline.playedDuration(frame.duration)
     }
 
     /// Shows the frame due `elapsed` seconds into the animation (a clock that only moves forward), decoding the
@@ -84,7 +92,7 @@ public final class AnimationFramePlayer {
             warnings = source.warnings
             return nil
         }
-        guard loopCount == 0 || loop + 1 < loopCount else { return nil }
+        guard frameIndex > 0, loopCount == 0 || loop + 1 < loopCount else { return nil }
         try source.rewind()
         guard let first = try source.nextFrame() else { return nil }
         framesDecoded += 1
@@ -92,4 +100,27 @@ public final class AnimationFramePlayer {
         frameIndex = 0
         return first
     }
+}
+
+/// The frames of a `DecodedImage` as a frame source: handed out in order, nothing decoded.
+private final class DecodedFrameSource: AnimationFrameSource {
+    let image: DecodedImage
+    private var next: Int
+
+    init(_ image: DecodedImage, from next: Int) {
+        self.image = image
+        self.next = next
+    }
+
+    var canvasSize: PixelSize { PixelSize(width: image.width, height: image.height) }
+    var loopCount: Int { image.loopCount }
+    var warnings: [String] { [] }
+
+    func nextFrame() throws -> ImageFrame? {
+        guard next < image.frames.count else { return nil }
+        defer { next += 1 }
+        return image.frames[next]
+    }
+
+    func rewind() throws { next = 0 }
 }

@@ -18,9 +18,15 @@ public struct AnimationTimeline: Sendable, Hashable {
     /// What a frame shorter than `minimumFrameDuration` plays for.
     public static let tinyFrameDuration = 0.1
 
+    /// How long a frame of `duration` seconds plays: `tinyFrameDuration` when shorter than `minimumFrameDuration`
+    /// (or not a number).
+    public static func playedDuration(_ duration: Double) -> Double {
+        duration.isFinite && duration >= minimumFrameDuration ? duration : tinyFrameDuration
+    }
+
     /// A timeline of frames lasting `durations` (seconds, as decoded), played `loopCount` times (0: forever).
     public init(durations: [Double], loopCount: Int) {
-        let played = durations.map { $0.isFinite && $0 >= Self.minimumFrameDuration ? $0 : Self.tinyFrameDuration }
+        let played = durations.map(Self.playedDuration)
         self.durations = played.isEmpty ? [Self.tinyFrameDuration] : played
         self.loopCount = max(0, loopCount)
         self.loopDuration = self.durations.reduce(0, +)

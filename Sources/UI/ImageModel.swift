@@ -23,8 +23,24 @@ public final class ImageModel {
     /// The player of the delivered image when it is animated (`nil` for a still image): a view draws
     /// `player.currentFrame`, and pauses it while it is not visible.
     public private(set) var player: AnimationPlayer?
+    /// The frame a view draws now: the player's for an animation, else the image's (nil before it is loaded).
+    public var currentFrame: ImageFrame? { player?.currentFrame ?? phase.image?.frames.first }
     /// Whether an animated image starts playing as soon as it is delivered.
     @ObservationIgnored public var playsAnimations = true
+    /// How an animation is held while it plays: every frame decoded (`all`), or, with `automatic`, frame by frame
+    /// when decoding every frame is refused for its size. Set it before `load()`.
+    @ObservationIgnored public var animationFrames: AnimationFrames = .automatic
+
+    /// How a model holds an animation's frames.
+    public enum AnimationFrames: Sendable {
+        /// Every frame decoded through the loader (memory cache, processors, previews); an animation whose frames
+        /// together break the loader's limits (`maxTotalPixels`, `maxFrames`) is a failure.
+        case all
+        /// As `all`, but an animation refused with `limitExceeded` plays from a frame source over its bytes
+        /// (`ImageLoader.data(for:)`): one canvas in memory, each frame decoded when due, at the source's size (the
+        /// request's processors are not applied). A still image refused for its size stays a failure.
+        case automatic
+    }
 
     /// The image to show; setting another cancels the load in flight and resets the phase to `empty`.
     public var request: ImageRequest? {
@@ -90,9 +106,11 @@ public final class ImageModel {
         let loader = self.loader
         let owner = WeakModel(self)
         let previews = self.previews
+        let onDemand = animationFrames == .automatic
         let coalescer = ProgressCoalescer { progress in owner.model?.update(progress, generation: current) }
         let task = Task {
             let result: Result<ImageResponse, ImagoError>
+            var player: AnimationPlayer?
             do {
                 let progress: @Sendable (FetchProgress) -> Void = { coalescer.report($0) }
                 if let previews {
@@ -103,10 +121,18 @@ public final class ImageModel {
                 } else {
                     result = .success(try await loader.image(for: request, progress: progress))
                 }
+            } catch let error as ImagoError where onDemand && error.kind == .limitExceeded {
+                do {
+                    let playing = try await Self.playOnDemand(request, loader: loader, refusal: error)
+                    player = playing.player
+                    result = .success(playing.response)
+                } catch {
+                    result = .failure(ImagoError.wrapping(error, source: request.sourceString))
+                }
             } catch {
                 result = .failure(ImagoError.wrapping(error, source: request.sourceString))
             }
-            owner.model?.finish(result, generation: current, scale: request.scale)
+            owner.model?.finish(result, generation: current, scale: request.scale, player: player)
         }
         inFlight.replace(with: task)
     }
@@ -140,20 +166,46 @@ public final class ImageModel {
         delivery.send(.success(preview), transaction)
     }
 
-    private func finish(_ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double) {
+    /// Plays an animation too large to decode whole from its bytes, frame by frame: the bytes the failed load
+    /// fetched (the loader's data cache and fetch coalescing answer them), a frame source from the registry's
+    /// decoder, and a response whose image is the first frame. Rethrows `refusal` when the bytes are not an
+    /// animation that decodes on demand.
+    private nonisolated static func playOnDemand(
+        _ request: ImageRequest, loader: ImageLoader, refusal: ImagoError
+    ) async throws -> (player: AnimationPlayer, response: ImageResponse) {
+        let data = try await loader.data(for: request)
+        let limits = loader.settings.limits
+        guard let decoder = try loader.registry.decoder(for: data, limits: limits) as? any AnimatedImageDecoding else {
+            throw refusal
+        }
+        let player = try await AnimationPlayer {
+            try decoder.makeFrameSource(data, options: DecodeOptions(limits: limits))
+        }
+        let first = await player.currentFrame
+        let image = DecodedImage(
+            frames: [first], loopCount: player.loopCount, format: decoder.format,
+            hasAlpha: first.raster.hasTransparency, encodedSize: data.count, scale: request.scale)
+        // `data(for:)` does not say whether the bytes came from a cache or the transport.
+        return (player, ImageResponse(image: image, request: request, origin: .network, attempts: 1))
+    }
+
+    private func finish(
+        _ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double, player: AnimationPlayer? = nil
+    ) {
         guard generation == self.generation else { return }
         isLoading = false
         switch result {
-        case .success(let response): deliver(.success(response), scale: scale)
+        case .success(let response): deliver(.success(response), scale: scale, player: player)
         case .failure(let error) where error.kind == .cancelled: return
         case .failure(let error): deliver(.failure(error), scale: scale)
         }
     }
 
-    private func deliver(_ phase: ImagePhase, scale: Double) {
+    /// Delivers `phase`; an animated image gets a player of its frames unless `onDemand` plays it from its bytes.
+    private func deliver(_ phase: ImagePhase, scale: Double, player onDemand: AnimationPlayer? = nil) {
         if let image = phase.response?.image {
             hasImage = true
-            player = image.isAnimated ? AnimationPlayer(image: image) : nil
+            player = onDemand ?? (image.isAnimated ? AnimationPlayer(image: image) : nil)
             if playsAnimations { player?.play() }
         }
         let transaction = ImageTransaction(transition: transition, origin: phase.origin, scale: scale)

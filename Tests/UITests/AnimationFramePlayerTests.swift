@@ -1,25 +1,38 @@
 import ImagoCore
+import ImagoTestSupport
 import ImagoUI
+import Synchronization
 import Testing
 
-/// A source of `count` one-pixel frames whose red channel is the frame's index; it breaks off after `breaksAfter`
-/// frames when set, with a warning, as a truncated file does.
+/// A source of `count` frames whose red channel is the frame's index; it breaks off after `breaksAfter` frames when
+/// set, with a warning, as a truncated file does. Its decodes are counted in `decodes` too (shareable across
+/// threads), and `probe` records how many decodes ever ran at once.
 final class CountingFrameSource: AnimationFrameSource {
-    let canvasSize = PixelSize(width: 1, height: 1)
+    let canvasSize: PixelSize
     let loopCount: Int
     private(set) var warnings: [String] = []
     private let durations: [Double]
     private let breaksAfter: Int?
+    private let decodes: Counter?
+    private let probe: ConcurrencyProbe?
     private var next = 0
     private(set) var decoded = 0
 
-    init(durations: [Double], loopCount: Int, breaksAfter: Int? = nil) {
+    init(
+        durations: [Double], loopCount: Int, breaksAfter: Int? = nil, size: PixelSize = PixelSize(width: 1, height: 1),
+        decodes: Counter? = nil, probe: ConcurrencyProbe? = nil
+    ) {
         self.durations = durations
         self.loopCount = loopCount
         self.breaksAfter = breaksAfter
+        self.canvasSize = size
+        self.decodes = decodes
+        self.probe = probe
     }
 
     func nextFrame() throws -> ImageFrame? {
+        probe?.enter()
+        defer { probe?.leave() }
         if let breaksAfter, next == breaksAfter {
             warnings = ["frame \(next) is truncated"]
             return nil
@@ -27,11 +40,26 @@ final class CountingFrameSource: AnimationFrameSource {
         guard next < durations.count else { return nil }
         defer { next += 1 }
         decoded += 1
-        let raster = try Raster(width: 1, height: 1, pixels: [UInt8(next), 0, 0, 255])
+        decodes?.increment()
+        let raster = try Raster(
+            width: canvasSize.width, height: canvasSize.height, fill: RGBA(UInt8(next % 256), 0, 0))
         return ImageFrame(raster: raster, duration: durations[next])
     }
 
     func rewind() throws { next = 0 }
+}
+
+/// Counts the callers inside a section at once, and the most there ever were.
+final class ConcurrencyProbe: Sendable {
+    private let state = Mutex((now: 0, most: 0))
+    var most: Int { state.withLock { $0.most } }
+    func enter() {
+        state.withLock {
+            $0.now += 1
+            $0.most = max($0.most, $0.now)
+        }
+    }
+    func leave() { state.withLock { $0.now -= 1 } }
 }
 
 @Suite struct AnimationFramePlayerTests {

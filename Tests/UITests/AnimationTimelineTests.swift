@@ -39,26 +39,26 @@ import Testing
             hasAlpha: false)
     }
 
-    @Test func aPlayerThatFallsBehindDropsFramesInsteadOfQueueingThem() throws {
+    @Test func aPlayerThatFallsBehindDropsFramesInsteadOfQueueingThem() async throws {
         let player = AnimationPlayer(image: try Self.animation(frames: 5, duration: 0.1, loopCount: 0))
-        player.show(at: 0.05)
+        await player.show(at: 0.05)
         #expect(player.frameIndex == 0 && player.framesShown == 1 && player.framesDropped == 0)
-        player.show(at: 0.15)
+        await player.show(at: 0.15)
         #expect(player.frameIndex == 1 && player.framesDropped == 0)
-        player.show(at: 0.35)  // frame 2 was due and is skipped
+        await player.show(at: 0.35)  // frame 2 was due and is skipped
         #expect(player.frameIndex == 3 && player.framesShown == 3 && player.framesDropped == 1)
-        player.show(at: 0.65)  // across the loop: frames 4 and 0 skipped
+        await player.show(at: 0.65)  // across the loop: frames 4 and 0 skipped
         #expect(player.frameIndex == 1 && player.framesDropped == 3)
         #expect(player.currentFrame.raster.pixels[0] == 1)
-        player.show(at: 0.66)  // the same frame again: nothing new
+        await player.show(at: 0.66)  // the same frame again: nothing new
         #expect(player.framesShown == 4)
     }
 
-    @Test func theLoopCountIsHonouredAndTheLastFrameStays() throws {
+    @Test func theLoopCountIsHonouredAndTheLastFrameStays() async throws {
         let player = AnimationPlayer(image: try Self.animation(frames: 3, duration: 0.05, loopCount: 2))
-        player.show(at: 0.29)
+        await player.show(at: 0.29)
         #expect(player.frameIndex == 2 && !player.isFinished)
-        player.show(at: 0.3)
+        await player.show(at: 0.3)
         #expect(player.isFinished && player.frameIndex == 2)
         player.play()
         #expect(!player.isPlaying, "a finished animation does not start again")
@@ -105,7 +105,7 @@ import Testing
         model.load()
         while model.phase.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         let player = try #require(model.player)
-        #expect(player.isPlaying && player.image.frames.count == 3)
+        #expect(player.isPlaying && player.image?.frames.count == 3)
         while player.framesShown < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
         model.request = nil
         #expect(model.player == nil && !player.isPlaying, "a replaced image stops playing")

@@ -2,9 +2,10 @@ import Foundation
 import Imago
 import ImagoUI
 
-/// `imago bench play FILE [--loops N] [--json]`: plays an animation through `AnimationFramePlayer` on a virtual
-/// clock that steps to each frame's change, so every frame is decoded and shown once per loop, as fast as the
-/// decoder goes; reports the frames and the time (peak memory is the caller's to measure, e.g. `/usr/bin/time -v`).
+/// `imago bench play FILE [--loops N] [--json]`: plays an animation through `AnimationPlayer` over a frame source
+/// (how a view model plays an animation too large to hold), on a virtual clock that steps to each frame's change,
+/// so every frame is decoded and shown once per loop, as fast as the decoder goes; reports the frames and the time
+/// (peak memory is the caller's to measure, e.g. `/usr/bin/time -v`).
 enum BenchPlayCommand: Command {
     static let spec = CommandSpec(
         name: "bench play", synopsis: "FILE [--loops N] [--json]",
@@ -28,19 +29,7 @@ enum BenchPlayCommand: Command {
             guard let animated = decoder as? any AnimatedImageDecoding else {
                 throw ImagoError(.decodingFailed(format: decoder.format), "\(decoder.format) has no frame source")
             }
-            summary = try await WorkExecutor.compute.run {
-                let start = ContinuousClock.now
-                let player = try AnimationFramePlayer(
-                    source: animated.makeFrameSource(data, options: DecodeOptions(limits: limits)),
-                    maximumLoops: loops)
-                // The virtual clock jumps to each change: every frame is shown, none dropped.
-                var clock = 0.0
-                while let next = try player.show(at: clock) { clock = next }
-                return Summary(
-                    loops: player.loop + 1, decoded: player.framesDecoded, shown: player.framesShown,
-                    dropped: player.framesDropped, warnings: player.warnings,
-                    seconds: Stopwatch.milliseconds(since: start) / 1000)
-            }
+            summary = try await play(data, decoder: animated, limits: limits, loops: loops)
         } catch {
             Console.report(CommandLoader.named(error, file))
             return .failure
@@ -60,6 +49,24 @@ enum BenchPlayCommand: Command {
         }
         for warning in summary.warnings { Console.printError("imago: warning: \(file): \(warning)") }
         return .success
+    }
+
+    /// Plays through `AnimationPlayer` (what a view model drives: its frames decoded on the player's executor, one
+    /// at a time), on a virtual clock that jumps to each change: every frame is shown, none dropped.
+    @MainActor
+    static func play(_ data: Data, decoder: any AnimatedImageDecoding, limits: DecodeLimits, loops: Int) async throws
+        -> Summary
+    {
+        let start = ContinuousClock.now
+        let player = try await AnimationPlayer(maximumLoops: loops) {
+            try decoder.makeFrameSource(data, options: DecodeOptions(limits: limits))
+        }
+        var clock = 0.0
+        while let next = await player.show(at: clock) { clock = next }
+        return Summary(
+            loops: player.loop + 1, decoded: player.framesDecoded, shown: player.framesShown,
+            dropped: player.framesDropped, warnings: player.warnings,
+            seconds: Stopwatch.milliseconds(since: start) / 1000)
     }
 
     /// What a play took.
