@@ -173,7 +173,8 @@ public final class ImageModel {
     private nonisolated static func playOnDemand(
         _ request: ImageRequest, loader: ImageLoader, refusal: ImagoError
     ) async throws -> (player: AnimationPlayer, response: ImageResponse) {
-        let data = try await loader.data(for: request)
+        let bytes = try await loader.sourceBytes(for: request)
+        let data = bytes.data
         let limits = loader.settings.limits
         guard let decoder = try loader.registry.decoder(for: data, limits: limits) as? any AnimatedImageDecoding else {
             throw refusal
@@ -185,8 +186,11 @@ public final class ImageModel {
         let image = DecodedImage(
             frames: [first], loopCount: player.loopCount, format: decoder.format,
             hasAlpha: first.raster.hasTransparency, encodedSize: data.count, scale: request.scale)
-        // `data(for:)` does not say whether the bytes came from a cache or the transport.
-        return (player, ImageResponse(image: image, request: request, origin: .network, attempts: 1))
+        var response = ImageResponse(
+            image: image, request: request, origin: bytes.origin, attempts: bytes.origin == .network ? 1 : 0,
+            sourceLastModified: bytes.lastModified)
+        response.sourceFreshUntil = bytes.freshUntil
+        return (player, response)
     }
 
     private func finish(
