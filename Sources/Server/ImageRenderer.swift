@@ -23,12 +23,10 @@ struct ImageRenderer: Sendable {
                 request, to: format, options: encodeOptions(for: options, format: format))
             {
             case .streamed(let output, let source):
-                var image = RenderedImage(
+                return RenderedImage(
                     body: output.data, contentType: OutputFormat.contentType(of: format),
                     etag: RenderedImage.etag(for: output.data), sourceOrigin: source.origin.rawValue,
                     lastModified: source.lastModified)
-                image.sourceFreshUntil = source.freshUntil
-                return image
             case .decoded(let decoded): response = decoded
             }
         } else {
@@ -85,11 +83,9 @@ struct ImageRenderer: Sendable {
             try Self.encode(frozen, with: encoder, options: encoding, format: output, maxBytes: options.maxBytes)
         }
         let etag = RenderedImage.etag(for: body)
-        var rendered = RenderedImage(
+        return RenderedImage(
             body: body, contentType: OutputFormat.contentType(of: output), etag: etag,
             sourceOrigin: response.origin.rawValue, lastModified: lastModified)
-        rendered.sourceFreshUntil = response.sourceFreshUntil
-        return rendered
     }
 
     /// `ProcessingOptions.encode`, its `maxb` failure a 422.

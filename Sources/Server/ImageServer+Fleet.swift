@@ -21,10 +21,7 @@ extension ImageServer {
         return try await fleet.once("render:" + SHA256.hex(Array(job.key.utf8)), lookup: stored) { [self] in
             let image = try await render(job)
             results.store(image, for: job.key)
-            // Kept as long as CDNs are told, and no longer than the source it was made from is fresh.
-            let expires = min(
-                Date().addingTimeInterval(Double(image.maxAge ?? settings.cacheMaxAge)),
-                image.sourceFreshUntil ?? .distantFuture)
+            let expires = Date().addingTimeInterval(Double(image.maxAge ?? settings.cacheMaxAge))
             await resultStore.store(image, for: job.key, expires: expires)
             return image
         }

@@ -17,9 +17,6 @@ public struct RenderedImage: Sendable {
     public var status = 200
     /// `Cache-Control: max-age` when not the configured one (a fallback image's).
     public var maxAge: Int?
-    /// Until when the source it was made from is fresh (`ImageResponse.sourceFreshUntil`): the shared result
-    /// store keeps it no longer.
-    public var sourceFreshUntil: Date?
 
     /// A rendered image.
     public init(

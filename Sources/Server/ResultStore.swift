@@ -40,10 +40,9 @@ final class ResultStore: Sendable {
         return image
     }
 
-    /// Stores `image` (a 200) for `key` until `expires` (nothing when that has passed: a source that may not be
-    /// kept); a failure is counted, never thrown.
+    /// Stores `image` (a 200) for `key` until `expires`; a failure is counted, never thrown.
     func store(_ image: RenderedImage, for key: String, expires: Date) async {
-        guard image.status == 200, image.maxAge == nil, expires > Date() else { return }
+        guard image.status == 200, image.maxAge == nil else { return }
         let metadata = CacheMetadata(
             etag: image.etag, lastModified: image.lastModified, expires: expires, contentType: image.contentType)
         do {

@@ -165,39 +165,4 @@ import Testing
         #expect(cached.origin == .dataCache && cached.sourceLastModified == stamp)
         #expect(env.transport.callCount == 1)
     }
-
-    /// The source's freshness reaches the response (a service keeps what it made no longer): by `max-age`, from
-    /// the network and from the data cache alike; at once for `no-store`; unknown for a transport without rules.
-    @Test func theSourcesFreshnessReachesTheResponse() async throws {
-        let env = FakeEnvironment()
-        func serve(_ path: String, cacheControl: String) {
-            env.transport.serve(
-                path,
-                FakeTransport.Behavior(
-                    data: FakeDecoder.encode(),
-                    metadata: TransportMetadata(statusCode: 200, cacheControl: cacheControl)))
-        }
-        serve("/fresh", cacheControl: "max-age=600")
-        serve("/kept-nowhere", cacheControl: "no-store")
-        let before = Date()
-        let fresh = try await env.loader.image(for: env.request("/fresh"))
-        await env.loader.waitForPendingWrites()
-        let freshUntil = try #require(fresh.sourceFreshUntil)
-        #expect(freshUntil > before.addingTimeInterval(590) && freshUntil <= Date().addingTimeInterval(600))
-        var builder = PluginRegistry.Builder(env.registry)
-        builder.imageCache = nil
-        let cached = try await ImageLoader(registry: builder.build()).image(for: env.request("/fresh"))
-        #expect(cached.origin == .dataCache && cached.sourceFreshUntil == freshUntil)
-
-        let unkept = try await env.loader.image(for: env.request("/kept-nowhere"))
-        #expect(try #require(unkept.sourceFreshUntil) <= Date())
-
-        let local = FakeTransport(schemes: ["local"], cachePolicy: nil)
-        local.serve("/a", data: FakeDecoder.encode())
-        builder = PluginRegistry.Builder(env.registry)
-        builder.register(local)
-        let unknown = try await ImageLoader(registry: builder.build()).image(
-            for: ImageRequest(url: URL(string: "local://host/a")!))
-        #expect(unknown.sourceFreshUntil == nil)
-    }
 }

@@ -50,10 +50,6 @@ public struct ImageResponse: Sendable {
     /// The source's `Last-Modified` (an HTTP date), when its transport gave one (HTTP, files) or the data-cache
     /// entry kept it, for a service that passes it on.
     public var sourceLastModified: String?
-    /// Until when the source's bytes are fresh by their transport's rules (HTTP and S3: RFC 9111, with the data
-    /// cache's heuristic cap; now for `no-store`), for a service that keeps what it made from them no longer;
-    /// `nil` when the transport says nothing (files, `data:`) or the image came from the memory cache.
-    public var sourceFreshUntil: Date?
     /// Whether this is a preview of an image still arriving (see `ImageLoader.responses(for:previews:)`): drawn
     /// from the bytes so far, processed as the final image will be, never cached.
     public var isPreview = false

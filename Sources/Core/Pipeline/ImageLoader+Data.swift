@@ -13,8 +13,6 @@ extension ImageLoader {
         public var origin: ImageOrigin { fetched.origin }
         /// The source's `Last-Modified`, when the transport or the data-cache entry knows it.
         public var lastModified: String? { fetched.lastModified }
-        /// Until when they are fresh by their transport's rules (`ImageResponse.sourceFreshUntil`).
-        public var freshUntil: Date? { fetched.freshUntil }
     }
 
     /// The encoded bytes of `request`'s source, through the data cache and the transport (with retries), shared

@@ -117,8 +117,7 @@ extension ImageLoader {
             return LoadedImage(
                 image: image, origin: bytes.origin, attempts: bytes.attempts, fetchDuration: bytes.fetchDuration,
                 decodeDuration: decoded.timing.duration + (processTiming?.duration ?? 0), byteCount: bytes.data.count,
-                reservation: reservation, cacheLayer: bytes.cacheLayer, sourceLastModified: bytes.lastModified,
-                sourceFreshUntil: bytes.freshUntil)
+                reservation: reservation, cacheLayer: bytes.cacheLayer, sourceLastModified: bytes.lastModified)
         } catch {
             // A decode or processing failure still says how many fetches were made.
             throw ImagoError.wrapping(error, source: request.sourceString).with(attempts: bytes.attempts)
@@ -140,7 +139,7 @@ extension ImageLoader {
             sink(.bytesReceived(FetchProgress(received: count, expected: count)))
             return FetchedBytes(
                 data: entry.data, origin: .dataCache, attempts: 0, fetchDuration: start.duration(to: .now).seconds,
-                cacheLayer: entry.layer, lastModified: entry.metadata.lastModified, freshUntil: entry.metadata.expires)
+                cacheLayer: entry.layer, lastModified: entry.metadata.lastModified)
         case .stale(let entry): stale = entry
         case .miss: break
         }
@@ -162,9 +161,9 @@ extension ImageLoader {
                     .transportFailed(status: 304), "304 Not Modified without a cached copy",
                     source: request.sourceString, attempts: attempts)
             }
-            let refreshed = policy?.refreshed(stale.metadata, by: fetched.metadata, now: Date())
-            if let refreshed {
-                storeInBackground(DataCacheEntry(data: stale.data, metadata: refreshed), for: request, work: work)
+            if let policy {
+                let metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
+                storeInBackground(DataCacheEntry(data: stale.data, metadata: metadata), for: request, work: work)
             }
             counters.diskHits.increment()
             sink(.dataCacheRevalidated(byteCount: stale.data.count))
@@ -173,20 +172,16 @@ extension ImageLoader {
             return FetchedBytes(
                 data: stale.data, origin: .dataCache, attempts: attempts,
                 fetchDuration: start.duration(to: .now).seconds, cacheLayer: stale.layer,
-                lastModified: fetched.metadata.lastModified ?? stale.metadata.lastModified,
-                freshUntil: refreshed?.expires)
+                lastModified: fetched.metadata.lastModified ?? stale.metadata.lastModified)
         }
-        let now = Date()
-        let defaultMaxAge = registry.dataCache?.defaultMaxAge ?? CacheMetadata.standardDefaultMaxAge
-        let metadata = policy?.metadata(for: fetched.metadata, defaultMaxAge: defaultMaxAge, now: now)
-        if let metadata, registry.dataCache != nil {
+        if let policy, let dataCache = registry.dataCache,
+            let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
+        {
             storeInBackground(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, work: work)
         }
         return FetchedBytes(
             data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,
-            lastModified: fetched.metadata.lastModified,
-            // A transport with a policy that keeps nothing (`no-store`) makes bytes that are stale at once.
-            freshUntil: policy == nil ? nil : metadata?.expires ?? now)
+            lastModified: fetched.metadata.lastModified)
     }
 
     /// Writes `entry` to the data cache without holding up the fetch. Its event goes to the loads waiting for the

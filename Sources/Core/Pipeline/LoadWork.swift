@@ -10,8 +10,6 @@ struct FetchedBytes: Sendable {
     var cacheLayer: String? = nil
     /// The source's `Last-Modified`, from the transport or kept with the data-cache entry.
     var lastModified: String? = nil
-    /// Until when the bytes are fresh by their transport's rules (`ImageResponse.sourceFreshUntil`).
-    var freshUntil: Date? = nil
 }
 
 /// A decoded (and maybe processed) image with how it was obtained.
@@ -26,16 +24,13 @@ struct LoadedImage: Sendable {
     var reservation: PixelMemoryBudget.Reservation?
     var cacheLayer: String? = nil
     var sourceLastModified: String? = nil
-    var sourceFreshUntil: Date? = nil
 
     func response(for request: ImageRequest, totalDuration: Double) -> ImageResponse {
-        var response = ImageResponse(
+        ImageResponse(
             image: image, request: request, origin: origin, attempts: attempts,
             metrics: LoadMetrics(
                 totalDuration: totalDuration, fetchDuration: fetchDuration, decodeDuration: decodeDuration,
                 byteCount: byteCount), cacheLayer: cacheLayer, sourceLastModified: sourceLastModified)
-        response.sourceFreshUntil = sourceFreshUntil
-        return response
     }
 }
 
