@@ -186,10 +186,9 @@ public final class ImageModel {
         let image = DecodedImage(
             frames: [first], loopCount: player.loopCount, format: decoder.format,
             hasAlpha: first.raster.hasTransparency, encodedSize: data.count, scale: request.scale)
-        var response = ImageResponse(
+        let response = ImageResponse(
             image: image, request: request, origin: bytes.origin, attempts: bytes.origin == .network ? 1 : 0,
             sourceLastModified: bytes.lastModified)
-        response.sourceFreshUntil = bytes.freshUntil
         return (player, response)
     }
 

@@ -22,8 +22,10 @@ extension GIFCodec: AnimationInfoReading {
     }
 }
 
-/// A walk over a GIF's blocks that keeps counters only: the images, the sum of their delays as played, and the
-/// NETSCAPE2.0 loop count (plays; 1 when absent, 0 for forever).
+/// A walk over a GIF's blocks that keeps counters only (lengths followed, no LZW decoding): the images, the sum of
+/// their delays as played, and the NETSCAPE2.0 loop count (plays; 1 when absent, 0 for forever). The image count is
+/// checked against the limits before the first canvas is drawn; bytes that start no block are skipped as the
+/// decoder skips them, and a truncated last image counts, so it is an upper bound of the decodable frames.
 enum GIFStructure {
     struct Summary {
         var frames = 0

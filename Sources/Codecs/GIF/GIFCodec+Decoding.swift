@@ -13,7 +13,8 @@ extension GIFCodec {
         let source = try GIFFrameSource(data, limits: options.limits, checksTotalPixels: true)
         let screen = source.canvasSize
         // Each frame is a full-screen canvas: check the whole animation before drawing the first one.
-        let frameCount = options.frames == .first ? 1 : max(1, data.withUnsafeBytes { GIFImageCounter.count($0) })
+        let frameCount =
+            options.frames == .first ? 1 : max(1, data.withUnsafeBytes { GIFStructure.summarize($0).frames })
         try options.limits.check(frames: frameCount, width: screen.width, height: screen.height, format: .gif)
         var frames: [ImageFrame] = []
         while let frame = try source.nextFrame() {

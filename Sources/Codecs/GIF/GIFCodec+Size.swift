@@ -9,7 +9,7 @@ extension GIFCodec: DecodedSizeEstimating {
         let header = [UInt8](data.prefix(10))
         let width = Int(header[6]) | Int(header[7]) << 8
         let height = Int(header[8]) | Int(header[9]) << 8
-        let frames = options.frames == .first ? 1 : data.withUnsafeBytes { GIFImageCounter.count($0) }
+        let frames = options.frames == .first ? 1 : data.withUnsafeBytes { GIFStructure.summarize($0).frames }
         return Self.rgbaBytes(width: width, height: height, frames: max(1, frames))
     }
 }

@@ -9,3 +9,21 @@ public protocol ImageProcessor: Sendable {
     /// Returns the processed image.
     func process(_ image: DecodedImage) throws -> DecodedImage
 }
+
+extension Sequence where Element == any ImageProcessor {
+    /// Runs the processors in order on `image`; an error other than `ImagoError` becomes `processingFailed`
+    /// naming the processor.
+    public func process(_ image: DecodedImage) throws -> DecodedImage {
+        var image = image
+        for processor in self {
+            do {
+                image = try processor.process(image)
+            } catch let error as ImagoError {
+                throw error
+            } catch {
+                throw ImagoError(.processingFailed, "\(processor.identifier) failed: \(error)", underlying: error)
+            }
+        }
+        return image
+    }
+}

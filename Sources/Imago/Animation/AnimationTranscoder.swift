@@ -125,17 +125,8 @@ public struct AnimationTranscoder: Sendable {
         _ frame: ImageFrame, with processors: [any ImageProcessor], loopCount: Int, format: ImageFormat
     ) throws -> ImageFrame {
         guard !processors.isEmpty else { return frame }
-        var image = DecodedImage(
-            frames: [frame], loopCount: loopCount, format: format, hasAlpha: frame.raster.hasTransparency)
-        for processor in processors {
-            do {
-                image = try processor.process(image)
-            } catch let error as ImagoError {
-                throw error
-            } catch {
-                throw ImagoError(.processingFailed, "\(processor.identifier) failed: \(error)", underlying: error)
-            }
-        }
+        let image = try processors.process(
+            DecodedImage(frames: [frame], loopCount: loopCount, format: format, hasAlpha: frame.raster.hasTransparency))
         return ImageFrame(raster: image.frames[0].raster, duration: frame.duration)
     }
 }

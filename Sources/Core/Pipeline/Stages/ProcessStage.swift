@@ -23,22 +23,11 @@ struct ProcessStage: Sendable {
         }
     }
 
-    /// Runs `processors` in order; foreign errors become `processingFailed`.
+    /// Runs `processors` in order (`Sequence.process`), then sets the display scale.
     static func run(_ processors: [any ImageProcessor], on image: DecodedImage, scale: Double) throws
         -> DecodedImage
     {
-        var image = image
-        for processor in processors {
-            do {
-                image = try processor.process(image)
-            } catch let error as ImagoError {
-                throw error
-            } catch {
-                throw ImagoError(
-                    .processingFailed, "\(processor.identifier) failed: \(error)",
-                    underlying: error)
-            }
-        }
+        var image = try processors.process(image)
         image.scale = scale
         return image
     }

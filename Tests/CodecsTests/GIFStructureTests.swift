@@ -4,9 +4,9 @@ import Testing
 
 @testable import ImagoCodecs
 
-/// `GIFImageCounter` counts frames from the block structure, so an animation is checked before it is drawn.
-@Suite struct GIFImageCounterTests {
-    static func count(_ data: Data) -> Int { data.withUnsafeBytes { GIFImageCounter.count($0) } }
+/// `GIFStructure` counts frames from the block structure, so an animation is checked before it is drawn.
+@Suite struct GIFStructureTests {
+    static func count(_ data: Data) -> Int { data.withUnsafeBytes { GIFStructure.summarize($0).frames } }
 
     @Test func countsTheFramesOfAnAnimation() {
         for frames in [1, 2, 7] {
