@@ -23,7 +23,9 @@ extension ImageServer {
                 throw ServeFailure(410, "option exp=\(expires): the URL has expired")
             }
             return (path.source, options)
-        case .dialect(let dialect, let path):
+        case .dialect(let dialect, let target):
+            // Both services sign and read the path only (a source URL with a query is percent-encoded in it).
+            let path = target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
             // The same limits, presets and only-presets mode as Imago's own URLs: a dialect is no way around them.
             let context = ProcessingOptions.Context(
                 maxOutputSide: settings.maxOutputSide, presets: presets, onlyPresets: settings.onlyPresets)

@@ -97,6 +97,18 @@ extension ServerIntegrationTests {
             #expect(fixture.log.contains { $0.path.hasPrefix("/tb/") && $0.cache == "result" })
         }
 
+        /// Both services sign and read the path only: a query a CDN or a page appends changes nothing.
+        @Test func aQueryAfterTheURLIsNotSignedOrRead() async throws {
+            let fixture = try Self.fixture()
+            let plain = try await fixture.get(try thumbor("30x20/big.png"))
+            let thumbor = try await fixture.get(try thumbor("30x20/big.png") + "?v=2&utm_source=x")
+            #expect(thumbor.status == 200, "\(thumbor.text)")
+            #expect(thumbor.body == plain.body)
+            let imgproxy = try await fixture.get(imgproxy(fixture, "rs:fit:40:40", "big.png") + "?cb=7")
+            #expect(imgproxy.status == 200, "\(imgproxy.text)")
+            #expect(try decode(imgproxy.body).width == 40)
+        }
+
         @Test func badInputIsOneLineAndFetchesNothing() async throws {
             let fixture = try Self.fixture()
             let source = ServerFixture.encode(fixture.origin.url("img/big.png"))
