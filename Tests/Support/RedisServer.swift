@@ -137,21 +137,19 @@ public final class RedisServer: @unchecked Sendable {  // `Process` is not Senda
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Makes the server unresponsive for `seconds` (`DEBUG SLEEP` from a connection of its own), in the
-    /// background; returns at once.
-    public func sleep(seconds: Double) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var all = ["redis-cli", "-h", "127.0.0.1", "-p", String(port), "--no-auth-warning"]
-        if let password { all += ["-a", password] }
-        process.arguments = all + ["DEBUG", "SLEEP", String(seconds)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Wait until the server really is asleep: a PING from here must go unanswered.
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline, Self.answersPing(port: port, password: password) { usleep(5_000) }
+    /// Stops the server (SIGSTOP) until `resume()`: connections are still accepted by the kernel but nothing is
+    /// answered, as with a server stuck in a slow command, for as long as the test needs, however slowly it runs.
+    public func pause() {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = Glibc.kill(serverPID, SIGSTOP)
+    }
+
+    /// Lets a paused server run again (SIGCONT).
+    public func resume() {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = Glibc.kill(serverPID, SIGCONT)
     }
 
     /// A port nothing listens on right now.
@@ -186,30 +184,6 @@ public final class RedisServer: @unchecked Sendable {  // `Process` is not Senda
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-    }
-
-    /// Whether a PING is answered within 50 ms.
-    private static func answersPing(port: Int, password: String?) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { return false }
-        // PING needs no login: an unauthenticated client gets -NOAUTH, which is an answer too.
-        let ping = Array("PING\r\n".utf8)
-        guard write(descriptor, ping, ping.count) == ping.count else { return false }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        return read(descriptor, &buffer, buffer.count) > 0
     }
 }
 
