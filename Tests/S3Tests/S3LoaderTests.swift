@@ -35,7 +35,10 @@ import Testing
         let prefix = "loader-\(UUID().uuidString)/"
         let request = ImageRequest(url: try #require(URL(string: "s3://\(fixture.bucket)/loader/ph%20oto+1.png")))
 
-        let first = try await loader(fixture, prefix: prefix).image(for: request)
+        let firstLoader = try loader(fixture, prefix: prefix)
+        let first = try await firstLoader.image(for: request)
+        // The bucket write runs beside the decode: the second loader looks only once it has landed.
+        await firstLoader.waitForPendingWrites()
         #expect(first.origin == .network)
         #expect(first.image.raster == raster)
         let second = try await loader(fixture, prefix: prefix).image(for: request)
