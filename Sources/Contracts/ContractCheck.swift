@@ -2,12 +2,13 @@
 public struct ContractCheck: Sendable {
     /// What is promised, for example `"response arrives once, before any bytes"`.
     public let name: String
-    /// Seconds after which a check that has not finished fails as hung (a hang detector, not a speed test).
+    /// Seconds after which a check that has not finished fails as hung (a hang detector, not a speed test: generous,
+    /// since a busy machine running many suites at once starves a check for a long while).
     public let timeout: Double
     private let body: @Sendable () async throws -> Void
 
     /// Creates a check; `body` throws a `ContractFailure` (or any error) when the promise is broken.
-    public init(_ name: String, timeout: Double = 60, body: @escaping @Sendable () async throws -> Void) {
+    public init(_ name: String, timeout: Double = 300, body: @escaping @Sendable () async throws -> Void) {
         self.name = name
         self.timeout = timeout
         self.body = body

@@ -11,17 +11,19 @@ import Testing
 
     init() throws { redis = try RedisServer() }
 
-    func fleet(_ url: String? = nil, leaseMilliseconds: Int = 1000) throws -> ServeFleet {
+    func fleet(_ url: String? = nil, leaseMilliseconds: Int = 1000, timeout: Double = 2) throws -> ServeFleet {
         var settings = ServeSettings()
         settings.fleet.redis = url ?? redis.url()
         settings.fleet.keyPrefix = "fleet-test:"
         settings.fleet.leaseMilliseconds = leaseMilliseconds
-        settings.fleet.timeout = 2
+        settings.fleet.timeout = timeout
         return try ServeFleet(settings: settings)
     }
 
     @Test func identicalWorkInTwoProcessesRunsOnce() async throws {
-        let (first, second) = (try fleet(), try fleet())
+        // A lease far longer than the work and a generous timeout: a starved machine must not expire the lease or
+        // time out Redis (either makes the second process work alone, by design).
+        let (first, second) = (try fleet(leaseMilliseconds: 30_000, timeout: 30), try fleet(leaseMilliseconds: 30_000, timeout: 30))
         let store = Mutex<String?>(nil)
         let runs = Atomic(0)
         let lookup = { @Sendable () async -> String? in store.withLock { $0 } }

@@ -11,8 +11,8 @@ import Foundation
 /// watcher exits when its stdin closes: neither can outlive the test runner. `kill()` stops the server at once
 /// (SIGKILL), `start()` brings it back on the same port.
 public final class RedisServer: @unchecked Sendable {  // `Process` is not Sendable; calls are serialised by `lock`.
-    /// The port the server listens on.
-    public let port: Int
+    /// The port the server listens on (set once, by `init`).
+    public private(set) var port: Int
     /// The password it requires, if any.
     public let password: String?
     private let lock = NSLock()
@@ -35,16 +35,35 @@ public final class RedisServer: @unchecked Sendable {  // `Process` is not Senda
             child.kill()
             os._exit(0)
         threading.Thread(target=watch_stdin, daemon=True).start()
+        password = sys.argv[sys.argv.index("--requirepass") + 1] if "--requirepass" in sys.argv else None
+        def answering_pid():
+            # The pid of the server on the port: another test's Redis may hold it (a port freed and taken again),
+            # and answering for ours would mix two tests' data.
+            with socket.create_connection(("127.0.0.1", int(port)), timeout=1) as connection:
+                if password:
+                    connection.sendall(b"AUTH %s\\r\\n" % password.encode())
+                connection.sendall(b"INFO server\\r\\n")
+                received = b""
+                while b"process_id:" not in received or not received.endswith(b"\\r\\n"):
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    received += chunk
+                for line in received.split(b"\\r\\n"):
+                    if line.startswith(b"process_id:"):
+                        return int(line.split(b":")[1])
+                return None
         deadline = time.time() + 10
-        while time.time() < deadline:
-            if child.poll() is not None:
+        while True:
+            if child.poll() is not None or time.time() > deadline:
                 print("exited", flush=True)
                 os._exit(1)
             try:
-                socket.create_connection(("127.0.0.1", int(port)), timeout=0.2).close()
-                break
+                if answering_pid() == child.pid:
+                    break
             except OSError:
-                time.sleep(0.02)
+                pass
+            time.sleep(0.02)
         print(child.pid, flush=True)
         child.wait()
         os._exit(0)
@@ -53,9 +72,23 @@ public final class RedisServer: @unchecked Sendable {  // `Process` is not Senda
     /// A server on `port` (a free one by default), started now unless `startsNow` is false (to test a Redis that
     /// is down when the cache starts).
     public init(port: Int? = nil, password: String? = nil, startsNow: Bool = true) throws {
-        self.port = try port ?? Self.freePort()
         self.password = password
-        if startsNow { try start() }
+        guard port == nil, startsNow else {
+            self.port = try port ?? Self.freePort()
+            if startsNow { try start() }
+            return
+        }
+        // A free port can be taken by another test before the server binds it: then try another.
+        self.port = try Self.freePort()
+        for _ in 0..<4 {
+            do {
+                try start()
+                return
+            } catch {
+                self.port = try Self.freePort()
+            }
+        }
+        try start()
     }
 
     deinit { stop() }

@@ -25,10 +25,12 @@ extension HTTPTransportTests {
         let transport = kind.make()
         let url = try loopback().url("/peer")
         var ports: Set<String> = []
-        for _ in 0..<5 {
+        for _ in 0..<10 {
             ports.insert(String(decoding: try await transport.fetchAll(TransportRequest(url: url)).data, as: UTF8.self))
         }
-        #expect(ports.count == 1, "\(ports)")
+        // Usually one connection; a starved machine can start the next fetch before the last one's connection is
+        // back in the pool, which opens another. Without reuse there would be ten.
+        #expect(ports.count <= 3, "\(ports)")
     }
 
     @Test(arguments: HTTPTransportKind.allCases)

@@ -58,6 +58,6 @@ public struct ImageInterceptorContract: PluginContract {
     }
 
     private func check(_ name: Check, _ body: @escaping @Sendable (Self) async throws -> Void) -> ContractCheck {
-        ContractCheck(name.rawValue, timeout: 30) { try await body(self) }
+        ContractCheck(name.rawValue) { try await body(self) }
     }
 }
