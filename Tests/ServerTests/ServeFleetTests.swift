@@ -23,7 +23,9 @@ import Testing
     @Test func identicalWorkInTwoProcessesRunsOnce() async throws {
         // A lease far longer than the work and a generous timeout: a starved machine must not expire the lease or
         // time out Redis (either makes the second process work alone, by design).
-        let (first, second) = (try fleet(leaseMilliseconds: 30_000, timeout: 30), try fleet(leaseMilliseconds: 30_000, timeout: 30))
+        let (first, second) = (
+            try fleet(leaseMilliseconds: 30_000, timeout: 30), try fleet(leaseMilliseconds: 30_000, timeout: 30)
+        )
         let store = Mutex<String?>(nil)
         let runs = Atomic(0)
         let lookup = { @Sendable () async -> String? in store.withLock { $0 } }
