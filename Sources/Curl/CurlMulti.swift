@@ -24,11 +24,11 @@ package final class CurlMulti: Sendable {
     /// The `CURLM *`. Off the loop's thread it is only passed to `curl_multi_wakeup`, under the inbox lock, so it
     /// is never woken after the loop cleaned it up.
     nonisolated(unsafe) let handle: UnsafeMutableRawPointer
-    package let configuration: CurlSettings
+    package let configuration: CurlConfiguration
     private let inbox = Mutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
 
-    package init(configuration: CurlSettings) {
+    package init(configuration: CurlConfiguration) {
         _ = CurlGlobal.initialized
         guard let handle = curl_multi_init() else { fatalError("libcurl could not allocate a multi handle") }
         self.handle = handle

@@ -24,7 +24,7 @@ package struct CurlRequest: Sendable {
     package var sourceURL: URL?
 
     /// Merges the configured and per-request headers (later wins, names compared without case) and validates all.
-    package init(_ request: TransportRequest, configuration: CurlSettings) throws {
+    package init(_ request: TransportRequest, configuration: CurlConfiguration) throws {
         var merged = CurlRequest.mergedHeaders(configuration: configuration, request.headers)
         if let etag = request.ifNoneMatch { Self.set("If-None-Match", etag, in: &merged) }
         if let date = request.ifModifiedSince { Self.set("If-Modified-Since", date, in: &merged) }
@@ -44,7 +44,7 @@ package struct CurlRequest: Sendable {
 
     /// The configured `User-Agent` and headers, then `extra` (later wins, names compared without case).
     package static func mergedHeaders(
-        configuration: CurlSettings, _ extra: [String: String]
+        configuration: CurlConfiguration, _ extra: [String: String]
     ) -> [(name: String, value: String)] {
         var merged: [(name: String, value: String)] = []
         set("User-Agent", configuration.userAgent, in: &merged)

@@ -25,7 +25,7 @@ final class CurlTransfer {
 
     let id: UInt64
     let events: HTTPEventQueue
-    let configuration: CurlSettings
+    let configuration: CurlConfiguration
     private(set) var request: CurlRequest
     private(set) var handle: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -53,7 +53,7 @@ final class CurlTransfer {
     }()
 
     init(
-        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlSettings,
+        id: UInt64, request: CurlRequest, events: HTTPEventQueue, configuration: CurlConfiguration,
         startedAt: ContinuousClock.Instant
     ) {
         self.id = id

@@ -1,1 +1,2 @@
 @_exported import ImagoCore
+@_exported import ImagoCurl

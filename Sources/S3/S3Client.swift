@@ -10,7 +10,7 @@ final class S3Client: Sendable {
     let endpoint: URL
     let pathStyle: Bool
     let region: String
-    let settings: CurlSettings
+    let settings: CurlConfiguration
     private let signing: CurlSigning?
     private let sessionToken: String?
     private let multi: CurlMulti
@@ -37,7 +37,7 @@ final class S3Client: Sendable {
             }
         }
         sessionToken = nonEmpty(configuration.sessionToken) ?? nonEmpty(environment["AWS_SESSION_TOKEN"])
-        settings = configuration.connection
+        settings = configuration.engineConfiguration
         multi = CurlMulti(configuration: settings)
     }
 

@@ -21,33 +21,21 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
     public var secretAccessKey: String?
     /// A session token of temporary credentials; `nil` reads `AWS_SESSION_TOKEN` (sent as `x-amz-security-token`).
     public var sessionToken: String?
-    /// Longest wait for the connection, the response head, or the next bytes of the body.
-    public var idleTimeout: Double
-    /// Longest time one request may take.
-    public var totalDeadline: Double
-    /// Largest object accepted, in bytes: a larger `Content-Length` is refused before the body is read.
-    public var maxBytes: Int
-    /// Most simultaneous connections to the endpoint.
-    public var maxConnectionsPerHost: Int
-    /// Sent as `User-Agent`.
-    public var userAgent: String
-    /// The proxy to use; `nil`, the default, means none.
-    public var proxy: String?
-    /// A PEM file of certificate authorities to trust instead of the system's store.
-    public var caFile: String?
+    /// The connections' limits and deadlines, proxy and CA file: the curl transport's settings, of which
+    /// `maxRedirects` is always 0 (a signed request is never re-sent elsewhere) and `headers` and
+    /// `connectionFilter` are unused (the endpoint is the operator's).
+    public var connection: CurlConfiguration
 
     /// The settings a configuration file may give besides the S3 ones (the HTTP transport's limits).
-    static let connectionKeys: [CurlSettings.Key] = [
+    static let connectionKeys: [CurlConfiguration.Key] = [
         .idleTimeout, .totalDeadline, .maxBytes, .maxConnectionsPerHost, .userAgent, .proxy, .caFile,
     ]
 
-    /// The defaults: AWS's regional endpoint, virtual-hosted buckets, keys from the environment, 30 s idle, 120 s
-    /// in all, 50 MB, 6 connections.
+    /// The defaults: AWS's regional endpoint, virtual-hosted buckets, keys from the environment, and the curl
+    /// transport's defaults for connections (30 s idle, 120 s in all, 50 MB, 6 connections).
     public init(
         endpoint: String? = nil, region: String? = nil, pathStyle: Bool = false, accessKeyId: String? = nil,
-        secretAccessKey: String? = nil, sessionToken: String? = nil, idleTimeout: Double = 30,
-        totalDeadline: Double = 120, maxBytes: Int = 50 * 1024 * 1024, maxConnectionsPerHost: Int = 6,
-        userAgent: String = "Imago/0.1", proxy: String? = nil, caFile: String? = nil
+        secretAccessKey: String? = nil, sessionToken: String? = nil, connection: CurlConfiguration = CurlConfiguration()
     ) {
         self.endpoint = endpoint
         self.region = region
@@ -55,25 +43,16 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
         self.accessKeyId = accessKeyId
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
-        self.idleTimeout = idleTimeout
-        self.totalDeadline = totalDeadline
-        self.maxBytes = maxBytes
-        self.maxConnectionsPerHost = maxConnectionsPerHost
-        self.userAgent = userAgent
-        self.proxy = proxy
-        self.caFile = caFile
+        self.connection = connection
     }
 
     /// Reads the settings of a configuration file; absent keys keep their defaults.
     public init(reading reader: ConfigReader) throws {
-        let connection = try CurlSettings(reading: reader, keys: Self.connectionKeys)
         self.init(
             endpoint: try reader.string("endpoint"), region: try reader.string("region"),
             pathStyle: try reader.bool("pathStyle", default: false), accessKeyId: try reader.string("accessKeyId"),
             secretAccessKey: try reader.string("secretAccessKey"), sessionToken: try reader.string("sessionToken"),
-            idleTimeout: connection.idleTimeout, totalDeadline: connection.totalDeadline,
-            maxBytes: connection.maxBytes, maxConnectionsPerHost: connection.maxConnectionsPerHost,
-            userAgent: connection.userAgent, proxy: connection.proxy, caFile: connection.caFile)
+            connection: try CurlConfiguration(reading: reader, keys: Self.connectionKeys))
         if let endpoint {
             guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host?.isEmpty == false
@@ -102,10 +81,13 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
             + "pathStyle: \(pathStyle))"
     }
 
-    /// What the libcurl engine is given: no redirect is followed (a signed request is never re-sent elsewhere).
-    var connection: CurlSettings {
-        CurlSettings(
-            idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes, maxRedirects: 0,
-            userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost, proxy: proxy, caFile: caFile)
+    /// What the libcurl engine is given: no redirect is followed (a signed request is never re-sent elsewhere), no
+    /// header or filter of the curl transport's applies.
+    var engineConfiguration: CurlConfiguration {
+        var engine = connection
+        engine.maxRedirects = 0
+        engine.headers = [:]
+        engine.connectionFilter = nil
+        return engine
     }
 }

@@ -26,7 +26,7 @@ import Testing
         #expect(transport.schemes == ["s3"])
         #expect(transport.configuration.region == "eu-west-3")
         #expect(transport.configuration.pathStyle)
-        #expect(transport.configuration.maxBytes == 1000)
+        #expect(transport.configuration.connection.maxBytes == 1000)
         #expect(!"\(transport)".contains("not-shown"))
         guard case .object(let settings) = transport.configuration.settings else {
             Issue.record("settings are not an object")

@@ -158,7 +158,8 @@ import Testing
             configuration: S3Configuration(
                 endpoint: origin.baseURL.absoluteString, region: "us-east-1", pathStyle: true,
                 accessKeyId: "AKIDEXAMPLE",
-                secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", maxBytes: 50 << 20),
+                secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+                connection: CurlConfiguration(maxBytes: 50 << 20)),
             environment: [:])
         let error = try await transport.fetchError("s3://originals/huge.png")
         #expect(error.kind == .tooLarge)

@@ -24,7 +24,7 @@ import Testing
         // A lease far longer than the work and a generous timeout: a starved machine must not expire the lease or
         // time out Redis (either makes the second process work alone, by design).
         let (first, second) = (
-            try fleet(leaseMilliseconds: 30_000, timeout: 30), try fleet(leaseMilliseconds: 30_000, timeout: 30)
+            try fleet(leaseMilliseconds: 3_600_000, timeout: 30), try fleet(leaseMilliseconds: 3_600_000, timeout: 30)
         )
         let store = Mutex<String?>(nil)
         let runs = Atomic(0)
@@ -105,7 +105,7 @@ import Testing
     }
 }
 
-/// Leases that live a minute in Redis whatever the fleet asks (so a slow machine cannot let one expire), recording
+/// Leases that live an hour in Redis whatever the fleet asks (so a slow machine cannot let one expire), recording
 /// each renewal's outcome.
 private final class RenewalRecorder: FleetCoordinator {
     let leases: RedisLease
@@ -116,11 +116,11 @@ private final class RenewalRecorder: FleetCoordinator {
     var renewals: [Bool] { outcomes.withLock { $0 } }
 
     func acquire(_ name: String, milliseconds: Int) async throws -> String? {
-        try await leases.acquire(name, milliseconds: 60_000)
+        try await leases.acquire(name, milliseconds: 3_600_000)
     }
 
     func renew(_ name: String, token: String, milliseconds: Int) async throws -> Bool {
-        let renewed = try await leases.renew(name, token: token, milliseconds: 60_000)
+        let renewed = try await leases.renew(name, token: token, milliseconds: 3_600_000)
         outcomes.withLock { $0.append(renewed) }
         return renewed
     }

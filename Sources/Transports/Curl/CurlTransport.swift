@@ -15,6 +15,9 @@ import ImagoCurl
 /// `Retry-After`), except 304, which is delivered as metadata so a cache can revalidate. No proxy is used unless
 /// the configuration names one; the proxy environment variables are ignored.
 public final class CurlTransport: ImageTransport {
+    /// Settings of a libcurl transport: limits, deadlines, a proxy, a CA file and a connection filter.
+    public typealias Configuration = CurlConfiguration
+
     /// The settings this transport was made with.
     public let configuration: Configuration
     /// Answers are kept by the HTTP caching rules (RFC 9111, private cache).
@@ -25,7 +28,7 @@ public final class CurlTransport: ImageTransport {
     /// Creates a transport with its own multi handle and thread.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.multi = CurlMulti(configuration: configuration.engineSettings)
+        self.multi = CurlMulti(configuration: configuration)
     }
 
     /// Creates a transport whose `connectionFilter` is `filter`.
@@ -50,7 +53,7 @@ public final class CurlTransport: ImageTransport {
     public func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         let curlRequest: CurlRequest
         do {
-            curlRequest = try CurlRequest(request, configuration: configuration.engineSettings)
+            curlRequest = try CurlRequest(request, configuration: configuration)
         } catch {
             let source = request.url.absoluteString
             return AsyncThrowingStream { $0.finish(throwing: ImagoError.wrapping(error, source: source)) }

@@ -38,7 +38,7 @@ extension HTTPTransport {
 
         /// Reads the settings of a configuration file; absent keys keep their defaults.
         public init(reading reader: ConfigReader) throws {
-            let common = try CurlSettings(reading: reader, keys: CurlSettings.Key.common)
+            let common = try CurlConfiguration(reading: reader, keys: CurlConfiguration.Key.common)
             self.init(
                 idleTimeout: common.idleTimeout, totalDeadline: common.totalDeadline, maxBytes: common.maxBytes,
                 maxRedirects: common.maxRedirects, userAgent: common.userAgent, headers: common.headers,
@@ -48,11 +48,11 @@ extension HTTPTransport {
         /// Every setting with its value, as a configuration file spells it.
         public var settings: JSONValue {
             .object(
-                CurlSettings(
+                CurlConfiguration(
                     idleTimeout: idleTimeout, totalDeadline: totalDeadline, maxBytes: maxBytes,
                     maxRedirects: maxRedirects, userAgent: userAgent, headers: headers,
                     maxConnectionsPerHost: maxConnectionsPerHost
-                ).fileSettings(CurlSettings.Key.common))
+                ).fileSettings(CurlConfiguration.Key.common))
         }
     }
 }

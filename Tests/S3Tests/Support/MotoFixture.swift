@@ -36,7 +36,7 @@ final class MotoFixture: Sendable {
     /// A transport to moto with the IAM user's keys (none read from the environment).
     func transport(secret: String? = nil, maxBytes: Int = 50 << 20) throws -> S3Transport {
         var configuration = configuration(secret: secret)
-        configuration.maxBytes = maxBytes
+        configuration.connection.maxBytes = maxBytes
         return try S3Transport(configuration: configuration, environment: [:])
     }
 }
