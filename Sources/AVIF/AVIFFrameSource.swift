@@ -15,7 +15,8 @@ final class AVIFFrameSource: AnimationFrameSource {
     private let decoder: UnsafeMutablePointer<avifDecoder>
     private let color: ColorPlan
     private var framesInLoop = 0
-    private var orientation = ImageOrientation.up
+    /// The `irot`/`imir` transformation, which frames are given with (so the protocol's `orientation` is `.up`).
+    private var transformation = ImageOrientation.up
     private var crop: avifCropRect?
     /// The size the header declares (every frame must have it); frames come out cropped and oriented.
     let declaredSize: PixelSize
@@ -28,7 +29,7 @@ final class AVIFFrameSource: AnimationFrameSource {
     var totalDuration: Double { decoder.pointee.duration }
     var canvasSize: PixelSize {
         let cropped = crop.map { PixelSize(width: Int($0.width), height: Int($0.height)) } ?? declaredSize
-        return orientation.swapsDimensions ? PixelSize(width: cropped.height, height: cropped.width) : cropped
+        return transformation.swapsDimensions ? PixelSize(width: cropped.height, height: cropped.width) : cropped
     }
 
     /// Opens `data` after checking the byte limit and the `ftyp` brand, loading libavif on first use.
@@ -114,7 +115,7 @@ final class AVIFFrameSource: AnimationFrameSource {
             throw AVIFErrors.decoding("frame \(framesInLoop) changes the size")
         }
         if framesInLoop == 0 {
-            orientation = AVIFCodec.transformation(of: image.pointee)
+            transformation = AVIFCodec.transformation(of: image.pointee)
             crop = AVIFCodec.cleanAperture(of: image)
         }
         var raster = try AVIFCodec.toRGBA(image, color: color)
@@ -123,7 +124,7 @@ final class AVIFFrameSource: AnimationFrameSource {
                 x: Int(crop.x), y: Int(crop.y), width: Int(crop.width), height: Int(crop.height))
         }
         framesInLoop += 1
-        return ImageFrame(raster: try raster.oriented(orientation), duration: decoder.pointee.imageTiming.duration)
+        return ImageFrame(raster: try raster.oriented(transformation), duration: decoder.pointee.imageTiming.duration)
     }
 
     func rewind() throws {

@@ -18,6 +18,7 @@ final class WebPFrameSource: AnimationFrameSource {
     private var ended = false
     let canvasSize: PixelSize
     let loopCount: Int
+    let orientation: ImageOrientation
     /// The frame count the file announces.
     let frameCount: Int
     private(set) var warnings: [String] = []
@@ -56,6 +57,7 @@ final class WebPFrameSource: AnimationFrameSource {
             self.canvasSize = size
             self.frameCount = frameCount
             self.loopCount = loopCount
+            self.orientation = WebPCodec.orientation(UnsafeRawBufferPointer(rebasing: copy[0..<data.count]))
         } catch {
             copy.deallocate()
             throw error

@@ -15,10 +15,17 @@ public protocol AnimationFrameSource: AnyObject {
     var loopCount: Int { get }
     /// What went wrong while decoding, if the animation ended early.
     var warnings: [String] { get }
+    /// The EXIF orientation the file gives: reported, not applied (frames come as stored).
+    var orientation: ImageOrientation { get }
     /// The next frame of the current loop, or `nil` after its last one (`rewind()` starts the next loop).
     func nextFrame() throws -> ImageFrame?
     /// Goes back to the first frame, as a browser does for the next loop.
     func rewind() throws
+}
+
+extension AnimationFrameSource {
+    /// `.up`: most animation formats carry no orientation.
+    public var orientation: ImageOrientation { .up }
 }
 
 /// A decoder that can hand out an animation's frames on demand instead of decoding them all at once.

@@ -62,10 +62,22 @@ public struct AnimationTranscoder: Sendable {
         let registry = loader.registry
         let output: Output?
         do {
-            output = try await WorkExecutor.compute.run {
-                try Self.transcode(
-                    bytes.data, processors: request.processors, to: format, options: options, limits: limits,
-                    registry: registry)
+            let streamable = try await WorkExecutor.compute.run {
+                try Self.streamable(bytes.data, to: format, limits: limits, registry: registry)
+            }
+            if let streamable {
+                // The canvas being composited, the previous one kept for disposal, and the frame handed on: charged
+                // to the loader's pixel budget like any decode, so streamed conversions queue with the rest.
+                let canvas = streamable.info.canvasSize
+                let reservation = try await loader.pixelBudget.reserve(bytes: 3 * 4 * canvas.width * canvas.height)
+                defer { reservation.release() }
+                output = try await WorkExecutor.compute.run {
+                    try Self.stream(
+                        bytes.data, streamable, processors: request.processors, options: options, limits: limits,
+                        appliesOrientation: request.appliesOrientation)
+                }
+            } else {
+                output = nil
             }
         } catch {
             throw ImagoError.wrapping(error, source: request.sourceString)
@@ -86,16 +98,48 @@ public struct AnimationTranscoder: Sendable {
     }
 
     /// Converts `data` frame by frame, or returns nil when it is not an animation whose decoder hands out frames.
+    /// Each frame is turned upright by the file's EXIF orientation first, unless `appliesOrientation` is false (as
+    /// the loader does for `ImageRequest.appliesOrientation`).
     public static func transcode(
         _ data: Data, processors: [any ImageProcessor], to format: ImageFormat, options: EncodeOptions,
-        limits: DecodeLimits, registry: PluginRegistry
+        limits: DecodeLimits, registry: PluginRegistry, appliesOrientation: Bool = true
     ) throws -> Output? {
+        guard let streamable = try streamable(data, to: format, limits: limits, registry: registry) else { return nil }
+        return try stream(
+            data, streamable, processors: processors, options: options, limits: limits,
+            appliesOrientation: appliesOrientation)
+    }
+
+    /// The plugins that convert `data` to `format` frame by frame and what its header says, or nil when it is not
+    /// an animation whose decoder hands out frames (nothing is decoded: the file's structure is read).
+    static func streamable(
+        _ data: Data, to format: ImageFormat, limits: DecodeLimits, registry: PluginRegistry
+    ) throws -> Streamable? {
         guard let encoder = registry.encoder(for: format) as? any AnimatedImageEncoding,
             let decoder = try registry.decoder(for: data, limits: limits) as? any AnimatedImageDecoding,
-            let reader = decoder as? any AnimationInfoReading,
-            try reader.animationInfo(data, limits: limits).isAnimated
+            let reader = decoder as? any AnimationInfoReading
         else { return nil }
+        let info = try reader.animationInfo(data, limits: limits)
+        return info.isAnimated ? Streamable(decoder: decoder, encoder: encoder, info: info) : nil
+    }
+
+    /// An animation's decoder and header, and the encoder of the output format.
+    struct Streamable: Sendable {
+        let decoder: any AnimatedImageDecoding
+        let encoder: any AnimatedImageEncoding
+        let info: AnimationInfo
+    }
+
+    /// Converts `data` frame by frame with the plugins `streamable` found.
+    static func stream(
+        _ data: Data, _ streamable: Streamable, processors: [any ImageProcessor], options: EncodeOptions,
+        limits: DecodeLimits, appliesOrientation: Bool
+    ) throws -> Output {
+        let decoder = streamable.decoder
         let source = try decoder.makeFrameSource(data, options: DecodeOptions(limits: limits))
+        // The loader's order: upright first, then the request's processors.
+        let orientation = appliesOrientation ? source.orientation : .up
+        let processors = orientation == .up ? processors : [OrientationProcessor()] + processors
         var session: (any AnimationFrameEncoder)?
         var settings: AnimationEncodingSettings?
         var count = 0
@@ -104,13 +148,14 @@ public struct AnimationTranscoder: Sendable {
             if count > limits.maxFrames {
                 throw ImagoError(.limitExceeded, "too many frames: more than the limit of \(limits.maxFrames)")
             }
-            let processed = try process(frame, with: processors, loopCount: source.loopCount, format: decoder.format)
+            let processed = try process(
+                frame, with: processors, loopCount: source.loopCount, format: decoder.format, orientation: orientation)
             if session == nil {
                 // The first processed frame gives the canvas; frames may have transparency whatever it shows.
                 let canvas = PixelSize(width: processed.raster.width, height: processed.raster.height)
                 let first = AnimationEncodingSettings(canvasSize: canvas, loopCount: source.loopCount, hasAlpha: true)
                 settings = first
-                session = try encoder.makeAnimationEncoder(first, options: options)
+                session = try streamable.encoder.makeAnimationEncoder(first, options: options)
             }
             try session?.add(processed)
         }
@@ -120,13 +165,16 @@ public struct AnimationTranscoder: Sendable {
             warnings: source.warnings)
     }
 
-    /// `frame` run through `processors` as an image of its own (its duration kept).
+    /// `frame` run through `processors` as an image of its own, stored in `orientation` (its duration kept).
     static func process(
-        _ frame: ImageFrame, with processors: [any ImageProcessor], loopCount: Int, format: ImageFormat
+        _ frame: ImageFrame, with processors: [any ImageProcessor], loopCount: Int, format: ImageFormat,
+        orientation: ImageOrientation
     ) throws -> ImageFrame {
         guard !processors.isEmpty else { return frame }
         let image = try processors.process(
-            DecodedImage(frames: [frame], loopCount: loopCount, format: format, hasAlpha: frame.raster.hasTransparency))
+            DecodedImage(
+                frames: [frame], loopCount: loopCount, format: format, orientation: orientation,
+                hasAlpha: frame.raster.hasTransparency))
         return ImageFrame(raster: image.frames[0].raster, duration: frame.duration)
     }
 }

@@ -24,6 +24,25 @@ enum AnimationFixtures {
         return DecodedImage(frames: frames, loopCount: loopCount, format: .gif, hasAlpha: false)
     }
 
+    /// `webp` (an animated WebP, so an extended `VP8X` file) with an `EXIF` chunk giving `orientation`: the flag set
+    /// in `VP8X`, the chunk appended, the RIFF size fixed.
+    static func withEXIFOrientation(_ webp: Data, _ orientation: UInt8) -> Data {
+        var bytes = [UInt8](webp)
+        precondition(bytes.count > 30 && String(decoding: bytes[12..<16], as: UTF8.self) == "VP8X")
+        bytes[20] |= 0x08  // the EXIF flag
+        // Little-endian TIFF, one IFD0 entry: tag 274 (orientation), SHORT, count 1.
+        let tiff: [UInt8] = [
+            0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0,
+        ]
+        bytes += Array("EXIF".utf8) + littleEndian(UInt32(tiff.count)) + tiff
+        bytes.replaceSubrange(4..<8, with: littleEndian(UInt32(bytes.count - 8)))
+        return Data(bytes)
+    }
+
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
     /// A GIF of `count` 1x1 frames written byte by byte (about 20 bytes a frame), to count many frames cheaply.
     static func tinyFrameGIF(frames count: Int) -> Data {
         var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]

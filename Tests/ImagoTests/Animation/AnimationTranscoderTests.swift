@@ -72,6 +72,45 @@ import Testing
         #expect(a.width == 24 && a.height == 16)
     }
 
+    @Test func aStreamedConversionWaitsItsTurnInThePixelBudget() async throws {
+        let gif = try GIFCodec().encode(try AnimationFixtures.animation(frames: 5))
+        var settings = LoaderSettings()
+        settings.pixelMemoryBudget = 1 << 20
+        let loader = ImageLoader(registry: registry, settings: settings)
+        let held = try await loader.pixelBudget.reserve(bytes: 1 << 20)
+        let request = ImageRequest(url: try #require(URL(string: "data:image/gif;base64,\(gif.base64EncodedString())")))
+        let conversion = Task {
+            try await AnimationTranscoder(loader: loader).load(
+                request, to: .webp, options: EncodeOptions(lossless: true))
+        }
+        for _ in 0..<2000 where loader.pixelBudget.waitingCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(loader.pixelBudget.waitingCount == 1, "the conversion waits while the budget is spent")
+        held.release()
+        guard case .streamed(let output, _) = try await conversion.value else {
+            Issue.record("the animation did not stream")
+            return
+        }
+        #expect(output.frameCount == 5)
+        #expect(loader.pixelBudget.usedBytes == 0, "its reservation is given back")
+    }
+
+    @Test func framesAreTurnedUprightByTheWebPsEXIFOrientation() throws {
+        let animation = try AnimationFixtures.animation(frames: 3)
+        let rotated = AnimationFixtures.withEXIFOrientation(
+            try WebPCodec().encode(animation, options: EncodeOptions(lossless: true)), 6)
+        let decoded = try WebPCodec().decode(rotated)
+        #expect(decoded.orientation == .right)
+        let output = try #require(try transcode(rotated, to: .gif))
+        #expect(output.canvasSize == PixelSize(width: 32, height: 48))
+        let upright = try OrientationProcessor().process(decoded)
+        #expect(try GIFCodec().decode(output.data).frames.map(\.raster) == upright.frames.map(\.raster))
+        let asStored = try #require(
+            try AnimationTranscoder.transcode(
+                rotated, processors: [], to: .gif, options: EncodeOptions(lossless: true), limits: .default,
+                registry: registry, appliesOrientation: false))
+        #expect(asStored.canvasSize == PixelSize(width: 48, height: 32))
+    }
+
     @Test func aStillImageDoesNotStream() throws {
         let still = try GIFCodec().encode(try AnimationFixtures.animation(frames: 1))
         #expect(try transcode(still, to: .webp) == nil)
