@@ -33,8 +33,9 @@ public final class AnimationFramePlayer {
 
     /// A player of `source`, on its first frame (decoded here), playing the source's loop count, or at most
     /// `maximumLoops` times when given (a terminal or a test bounds an endless animation); throws when the source
-    /// cannot give a frame.
+    /// cannot give a frame. Frames are shown upright: a source's EXIF orientation is applied to each.
     public convenience init(source: any AnimationFrameSource, maximumLoops: Int? = nil) throws {
+        let source = source.orientation == .up ? source : UprightFrameSource(source)
         guard let first = try source.nextFrame() else {
             throw ImagoError(.decodingFailed(format: ImageFormat("animation")), "the animation has no frame")
         }
@@ -123,4 +124,25 @@ private final class DecodedFrameSource: AnimationFrameSource {
     }
 
     func rewind() throws { next = 0 }
+}
+
+/// A source's frames turned upright by its orientation.
+private final class UprightFrameSource: AnimationFrameSource {
+    let stored: any AnimationFrameSource
+
+    init(_ stored: any AnimationFrameSource) { self.stored = stored }
+
+    var canvasSize: PixelSize {
+        let size = stored.canvasSize
+        return stored.orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
+    }
+    var loopCount: Int { stored.loopCount }
+    var warnings: [String] { stored.warnings }
+
+    func nextFrame() throws -> ImageFrame? {
+        guard let frame = try stored.nextFrame() else { return nil }
+        return ImageFrame(raster: try frame.raster.oriented(stored.orientation), duration: frame.duration)
+    }
+
+    func rewind() throws { try stored.rewind() }
 }

@@ -10,6 +10,7 @@ import Testing
 final class CountingFrameSource: AnimationFrameSource {
     let canvasSize: PixelSize
     let loopCount: Int
+    let orientation: ImageOrientation
     private(set) var warnings: [String] = []
     private let durations: [Double]
     private let breaksAfter: Int?
@@ -20,8 +21,9 @@ final class CountingFrameSource: AnimationFrameSource {
 
     init(
         durations: [Double], loopCount: Int, breaksAfter: Int? = nil, size: PixelSize = PixelSize(width: 1, height: 1),
-        decodes: Counter? = nil, probe: ConcurrencyProbe? = nil
+        decodes: Counter? = nil, probe: ConcurrencyProbe? = nil, orientation: ImageOrientation = .up
     ) {
+        self.orientation = orientation
         self.durations = durations
         self.loopCount = loopCount
         self.breaksAfter = breaksAfter
@@ -63,6 +65,16 @@ final class ConcurrencyProbe: Sendable {
 }
 
 @Suite struct AnimationFramePlayerTests {
+    @Test func framesAreShownUprightByTheSourcesOrientation() throws {
+        let source = CountingFrameSource(
+            durations: [0.05, 0.05], loopCount: 1, size: PixelSize(width: 3, height: 2), orientation: .right)
+        let player = try AnimationFramePlayer(source: source)
+        #expect([player.currentFrame.raster.width, player.currentFrame.raster.height] == [2, 3])
+        _ = try player.show(at: 0.06)
+        #expect([player.currentFrame.raster.width, player.currentFrame.raster.height] == [2, 3])
+        #expect(player.currentFrame.raster.pixels[0] == 1, "the second frame")
+    }
+
     @Test func playsEachFrameOncePerLoopAndStopsOnTheLastFrame() throws {
         let source = CountingFrameSource(durations: [0.05, 0.05, 0.1], loopCount: 2)
         let player = try AnimationFramePlayer(source: source)
