@@ -120,7 +120,10 @@ public struct AnimationTranscoder: Sendable {
             let reader = decoder as? any AnimationInfoReading
         else { return nil }
         let info = try reader.animationInfo(data, limits: limits)
-        return info.isAnimated ? Streamable(decoder: decoder, encoder: encoder, info: info) : nil
+        guard info.isAnimated else { return nil }
+        // Before the canvas is used to size anything (the budget's reservation), as the frame source would.
+        try limits.check(width: info.canvasSize.width, height: info.canvasSize.height, format: decoder.format)
+        return Streamable(decoder: decoder, encoder: encoder, info: info)
     }
 
     /// An animation's decoder and header, and the encoder of the output format.
