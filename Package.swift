@@ -79,7 +79,7 @@ var targets: [Target] =
         .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoCore", "ImagoTestSupport"]),
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
-        .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts"]),
+        .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts", "ImagoTestSupport", "CLazyLibrary"]),
         .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago", "ImagoTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoContracts
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoCaches
@@ -88,14 +89,7 @@ import Testing
             },
             damage: { cache, _ in
                 for layer in (cache as! TieredDataCache).layers {
-                    let directory = (layer.cache as! DiskDataCache).directory
-                    for file in try FileManager.default.contentsOfDirectory(
-                        at: directory, includingPropertiesForKeys: nil)
-                    {
-                        var bytes = try Data(contentsOf: file)
-                        bytes[bytes.count / 2] ^= 0xFF
-                        try bytes.write(to: file)
-                    }
+                    try damageEveryFile(in: (layer.cache as! DiskDataCache).directory)
                 }
             })
         let report = await contract.run()

@@ -36,13 +36,7 @@ import Testing
                 // Damage the entry in both layers: the disk file and the Redis value.
                 let tiered = cache as! TieredDataCache
                 let disk = tiered.layers[0].cache as! DiskDataCache
-                for file in try FileManager.default.contentsOfDirectory(
-                    at: disk.directory, includingPropertiesForKeys: nil)
-                {
-                    var bytes = try Data(contentsOf: file)
-                    bytes[bytes.count / 2] ^= 0xFF
-                    try bytes.write(to: file)
-                }
+                try damageEveryFile(in: disk.directory)
                 try await RedisFixtures.flipByte(in: tiered.layers[1].cache as! RedisDataCache, key: key)
             })
         let report = await contract.run()

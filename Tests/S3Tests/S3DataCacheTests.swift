@@ -59,13 +59,7 @@ import Testing
             damage: { cache, key in
                 let tiered = cache as! TieredDataCache
                 let disk = tiered.layers[0].cache as! DiskDataCache
-                for file in try FileManager.default.contentsOfDirectory(
-                    at: disk.directory, includingPropertiesForKeys: nil)
-                {
-                    var bytes = try Data(contentsOf: file)
-                    bytes[bytes.count / 2] ^= 0xFF
-                    try bytes.write(to: file)
-                }
+                try damageEveryFile(in: disk.directory)
                 try await Self.flipByte(tiered.layers[1].cache as! S3DataCache, key)
             })
         let report = await contract.run()

@@ -1,6 +1,7 @@
 import Foundation
 import Imago
 import ImagoContracts
+import ImagoTestSupport
 import Testing
 
 /// Every built-in cache keeps its contract.
@@ -26,11 +27,7 @@ import Testing
             damage: { cache, _ in
                 // The cache holds only the entry to damage: flip a byte in the middle of every file.
                 guard let folder = (cache as? DiskDataCache)?.directory else { return }
-                for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) {
-                    var bytes = try Data(contentsOf: file)
-                    bytes[bytes.count / 2] ^= 0xFF
-                    try bytes.write(to: file)
-                }
+                try damageEveryFile(in: folder)
             },
             byteLimit: sizeLimit,
             settle: { cache in await (cache as? DiskDataCache)?.waitForMaintenance() })
