@@ -296,11 +296,3 @@ final class HTTPDaemon: Sendable {
         imago_mhd_header(connection.pointer, name).map { String(cString: $0) }
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
-    }
-}

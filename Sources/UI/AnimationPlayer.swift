@@ -220,10 +220,3 @@ final class AnimationEngine: @unchecked Sendable {
             nextChange: nextChange)
     }
 }
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
-    }
-}

@@ -57,20 +57,20 @@ extension PipelineBench {
         for _ in 0..<Self.thumbnailRounds {
             let batchStart = ContinuousClock.now
             try await Self.loaderBatch(requests, loader: loader, encoder: encoder)
-            figures.batchSeconds = min(figures.batchSeconds, Stopwatch.seconds(ContinuousClock.now - batchStart))
+            figures.batchSeconds = min(figures.batchSeconds, (ContinuousClock.now - batchStart).seconds)
 
             let computeStart = ContinuousClock.now
             try await withTaskExecutorPreference(WorkExecutor.compute) {
                 try await Self.loaderBatch(requests, loader: loader, encoder: encoder)
             }
             figures.computeBatchSeconds = min(
-                figures.computeBatchSeconds, Stopwatch.seconds(ContinuousClock.now - computeStart))
+                figures.computeBatchSeconds, (ContinuousClock.now - computeStart).seconds)
 
             let baselineStart = ContinuousClock.now
             try await direct.run(
                 files: files, options: requests[0].decodeOptions, threads: threads, on: baselineExecutor)
             figures.baselineSeconds = min(
-                figures.baselineSeconds, Stopwatch.seconds(ContinuousClock.now - baselineStart))
+                figures.baselineSeconds, (ContinuousClock.now - baselineStart).seconds)
         }
         return figures
     }

@@ -21,7 +21,7 @@ struct LoadSummary {
 
     /// One line, for example `loaded 5, failed 1 · memory 2, disk 0, network 3 · 1.2 MB · 0.84 s`.
     func line(total: Int, interrupted: Bool) -> String {
-        let elapsed = Stopwatch.seconds(ContinuousClock.now - start)
+        let elapsed = (ContinuousClock.now - start).seconds
         var text = "loaded \(loaded), failed \(failed)"
         if interrupted { text += ", interrupted with \(total - loaded - failed) not finished" }
         text += " · memory \(origins["memory"] ?? 0), disk \(origins["disk"] ?? 0)"

@@ -69,7 +69,7 @@ final class ProgressBar: Sendable {
         let width = 24
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let elapsed = max(Stopwatch.seconds(ContinuousClock.now - start), 0.001)
+        let elapsed = max((ContinuousClock.now - start).seconds, 0.001)
         let rate = String(format: "%.1f/s", Double(done) / elapsed)
         let failures = failed == 0 ? "" : " · \(failed) failed"
         let colour = Console.noColor ? bar : (failed == 0 ? "\u{1B}[32m\(bar)\u{1B}[0m" : "\u{1B}[33m\(bar)\u{1B}[0m")

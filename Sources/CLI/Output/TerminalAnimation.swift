@@ -47,10 +47,3 @@ struct TerminalAnimation {
         return picture.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
-    }
-}

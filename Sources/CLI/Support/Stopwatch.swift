@@ -2,13 +2,7 @@
 enum Stopwatch {
     /// Milliseconds elapsed since `start`.
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        seconds(ContinuousClock.now - start) * 1000
-    }
-
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        (ContinuousClock.now - start).seconds * 1000
     }
 
     /// The value below which `fraction` of `values` lie (nearest rank); 0 for no values.

@@ -177,8 +177,8 @@ public final class ImageLoader: Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
+    /// The duration in seconds (for the package's modules: timings, clocks, metrics).
+    package var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) * 1e-18
     }
