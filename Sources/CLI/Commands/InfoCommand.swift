@@ -18,8 +18,9 @@ enum InfoCommand: Command {
         for source in arguments.positionals {
             do {
                 // Frames, duration and loops from the file's structure, no pixel decoded; an animation whose frames
-                // together break the limits is then described from its first frame only.
-                let animation = try await animationInfo(source, loader: loader)
+                // together break the limits is then described from its first frame only. The source is read once.
+                let sourceBytes = try await loader.sourceBytes(source)
+                let animation = await animationInfo(sourceBytes.data, loader: loader)
                 let limits = loader.loader.settings.limits
                 let decodesFirstOnly =
                     animation.map {
@@ -28,7 +29,7 @@ enum InfoCommand: Command {
                             format: .gif)) == nil
                     } ?? false
                 // The image as stored: its orientation is described, not applied.
-                let response = try await loader.image(source) {
+                let response = try await loader.image(source, from: sourceBytes) {
                     $0.appliesOrientation = false
                     if decodesFirstOnly { $0.decodeOptions.frames = .first }
                 }
@@ -109,9 +110,8 @@ enum InfoCommand: Command {
         return ([line] + image.warnings.map { "  warning: \($0)" }).joined(separator: "\n")
     }
 
-    /// What the source's structure says about its animation, when its decoder reads that (GIF, WebP, AVIF).
-    static func animationInfo(_ source: String, loader: CommandLoader) async throws -> AnimationInfo? {
-        let data = try await loader.data(source)
+    /// What `data`'s structure says about its animation, when its decoder reads that (GIF, WebP, AVIF).
+    static func animationInfo(_ data: Data, loader: CommandLoader) async -> AnimationInfo? {
         let limits = loader.loader.settings.limits
         guard let decoder = try? loader.registry.decoder(for: data, limits: limits) as? any AnimationInfoReading
         else { return nil }

@@ -20,12 +20,17 @@ enum ShowCommand: Command {
         let source = arguments.positionals[0]
         let requestedWidth = try arguments.int("width", in: 1...2000)
         do {
-            if let status = try await playAnimation(source, arguments: arguments, requestedWidth: requestedWidth) {
+            // The source is read once: looked at for an animation, else decoded as a still.
+            let loader = CommandLoader()
+            let bytes = try await loader.sourceBytes(source)
+            if let status = try await playAnimation(
+                bytes.data, source: source, loader: loader, arguments: arguments, requestedWidth: requestedWidth)
+            {
                 return status
             }
             let columnsHint = requestedWidth ?? Console.terminalColumns
             let options = DecodeOptions(targetSize: PixelSize(width: columnsHint, height: columnsHint), frames: .first)
-            let image = try await CommandLoader().image(source) { request in
+            let image = try await loader.image(source, from: bytes) { request in
                 request.decodeOptions = options
                 request.processors = [FrameProcessor(index: 0)]
             }.image
@@ -39,19 +44,19 @@ enum ShowCommand: Command {
         }
     }
 
-    /// Plays `source` when it is an animation (by its structure); nil for a still image, shown as before.
-    static func playAnimation(_ source: String, arguments: ParsedArguments, requestedWidth: Int?) async throws
-        -> ExitStatus?
-    {
+    /// Plays `data` (read from `source`) when it is an animation (by its structure); nil for a still image, shown
+    /// as before.
+    static func playAnimation(
+        _ data: Data, source: String, loader: CommandLoader, arguments: ParsedArguments, requestedWidth: Int?
+    ) async throws -> ExitStatus? {
         let loops = try arguments.int("loops", in: 1...1_000_000) ?? (isatty(STDOUT_FILENO) == 1 ? nil : 1)
-        let loader = CommandLoader()
-        let data = try await loader.data(source)
-        let limits = loader.loader.settings.limits
-        guard let decoder = try loader.registry.decoder(for: data, limits: limits) as? any AnimatedImageDecoding,
-            let reader = decoder as? any AnimationInfoReading
+        let (limits, registry) = (loader.loader.settings.limits, loader.registry)
+        // The structure walk is CPU work: on a compute thread, not the cooperative pool.
+        guard
+            let (decoder, info) = try await WorkExecutor.compute.run({
+                try registry.animation(in: data, limits: limits)
+            })
         else { return nil }
-        let info = try reader.animationInfo(data, limits: limits)
-        guard info.isAnimated else { return nil }
         let animation = TerminalAnimation(
             columns: requestedWidth ?? min(Console.terminalColumns, info.canvasSize.width), grayscale: Console.noColor)
         let stop = Stopped()

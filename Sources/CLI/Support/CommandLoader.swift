@@ -28,12 +28,20 @@ struct CommandLoader: Sendable {
         }
     }
 
-    /// Loads `request` (made by `request(_:)`) through the loader, warning on standard error about caches
-    /// that failed on the way.
-    func load(_ request: ImageRequest, source: String) async throws(ImagoError) -> ImageResponse {
+    /// Loads `request` (made by `request(_:)`) through the loader, decoding `bytes` when given (read for the same
+    /// source by `sourceBytes`) instead of reading the source again; warns on standard error about caches that
+    /// failed on the way.
+    func load(_ request: ImageRequest, source: String, from bytes: ImageLoader.SourceBytes? = nil)
+        async throws(ImagoError) -> ImageResponse
+    {
         let watch = CacheFailureWatch()
         do {
-            let response = try await loader.image(for: request, listener: watch)
+            let response =
+                if let bytes {
+                    try await loader.image(for: request, from: bytes, listener: watch)
+                } else {
+                    try await loader.image(for: request, listener: watch)
+                }
             // The cache write runs beside the decode; its failure is known (and the command may exit) after it.
             await loader.waitForPendingWrites()
             watch.warnOnce(command: "imago")
@@ -67,24 +75,31 @@ struct CommandLoader: Sendable {
         }
     }
 
-    /// Loads `source` as `configure` shapes its request.
-    func image(_ source: String, _ configure: (inout ImageRequest) -> Void = { _ in }) async throws(ImagoError)
-        -> ImageResponse
-    {
+    /// Loads `source` as `configure` shapes its request, decoding `bytes` when given (see `load`).
+    func image(
+        _ source: String, from bytes: ImageLoader.SourceBytes? = nil,
+        _ configure: (inout ImageRequest) -> Void = { _ in }
+    ) async throws(ImagoError) -> ImageResponse {
         var request = try request(source)
         configure(&request)
-        return try await load(request, source: source)
+        return try await load(request, source: source, from: bytes)
+    }
+
+    /// The bytes of `source`, as the loader fetches them: to look at, then decode with `image(_:from:)` without a
+    /// second read.
+    func sourceBytes(_ source: String) async throws(ImagoError) -> ImageLoader.SourceBytes {
+        do {
+            let bytes = try await loader.sourceBytes(for: try request(source))
+            await loader.waitForPendingWrites()
+            return bytes
+        } catch {
+            throw Self.named(error, source)
+        }
     }
 
     /// The bytes of `source`, as the loader fetches them.
     func data(_ source: String) async throws(ImagoError) -> Data {
-        do {
-            let data = try await loader.data(for: try request(source))
-            await loader.waitForPendingWrites()
-            return data
-        } catch {
-            throw Self.named(error, source)
-        }
+        try await sourceBytes(source).data
     }
 
     /// The error as a toolkit error naming `source` as the user wrote it.

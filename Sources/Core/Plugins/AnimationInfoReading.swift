@@ -31,3 +31,18 @@ public protocol AnimationInfoReading: ImageDecoder {
     /// The animation's description; throws what `decode` would for a bad header or a canvas over `limits`.
     func animationInfo(_ data: Data, limits: DecodeLimits) throws -> AnimationInfo
 }
+
+extension PluginRegistry {
+    /// `data`'s decoder and what the file's structure says, when `data` is an animation (more than one frame) whose
+    /// decoder hands out frames on demand and reads the structure; nil otherwise (a still image, or a decoder that
+    /// cannot). Nothing is decoded, but the structure is walked: call it off the cooperative pool.
+    public func animation(in data: Data, limits: DecodeLimits) throws -> (
+        decoder: any AnimatedImageDecoding, info: AnimationInfo
+    )? {
+        guard let decoder = try decoder(for: data, limits: limits) as? any AnimatedImageDecoding,
+            let reader = decoder as? any AnimationInfoReading
+        else { return nil }
+        let info = try reader.animationInfo(data, limits: limits)
+        return info.isAnimated ? (decoder, info) : nil
+    }
+}

@@ -116,11 +116,8 @@ public struct AnimationTranscoder: Sendable {
         _ data: Data, to format: ImageFormat, limits: DecodeLimits, registry: PluginRegistry
     ) throws -> Streamable? {
         guard let encoder = registry.encoder(for: format) as? any AnimatedImageEncoding,
-            let decoder = try registry.decoder(for: data, limits: limits) as? any AnimatedImageDecoding,
-            let reader = decoder as? any AnimationInfoReading
+            let (decoder, info) = try registry.animation(in: data, limits: limits)
         else { return nil }
-        let info = try reader.animationInfo(data, limits: limits)
-        guard info.isAnimated else { return nil }
         // Before the canvas is used to size anything (the budget's reservation), as the frame source would.
         try limits.check(width: info.canvasSize.width, height: info.canvasSize.height, format: decoder.format)
         return Streamable(decoder: decoder, encoder: encoder, info: info)
