@@ -15,20 +15,17 @@ import Synchronization
 /// hiredis blocks, so every call runs on the cache's own worker threads (one per pooled connection).
 public final class RedisDataCache: DataCache {
     struct State {
+        /// The counters but `failures` and `skipped`, which `outage` keeps.
         var stats = Stats()
-        var failedUntil: Date?
-        var lastError: ImagoError?
-        var firstError: ImagoError?
-        /// Set once a failure was reported; cleared by the first call that succeeds after it.
-        var errorReported = false
     }
 
     /// The configuration the cache was made with.
     public let configuration: Configuration
     let workers: RedisWorkers
     let state = Mutex(State())
+    /// Standing aside after a failure, and reporting it once per outage.
+    let outage: OutageGate
     private let onError: (@Sendable (ImagoError) -> Void)?
-    private let now: @Sendable () -> Date
     /// The name this cache gives the entries it returns (`DataCacheEntry.layer`).
     public static let layerName = "redis"
 
@@ -42,17 +39,21 @@ public final class RedisDataCache: DataCache {
     ) {
         self.configuration = configuration
         self.onError = onError
-        self.now = now
+        outage = OutageGate(retryInterval: configuration.retryInterval, now: now)
         workers = RedisWorkers(
             count: configuration.poolSize, endpoint: configuration.endpoint, timeout: configuration.timeout)
     }
 
     /// Counters since the cache was made.
-    public var stats: Stats { state.withLock { $0.stats } }
+    public var stats: Stats {
+        var stats = state.withLock { $0.stats }
+        (stats.failures, stats.skipped) = (outage.failures, outage.skipped)
+        return stats
+    }
     /// The last failure, while the cache stands aside or until a call succeeds again.
-    public var lastError: ImagoError? { state.withLock { $0.lastError } }
+    public var lastError: ImagoError? { outage.lastError }
     /// The first failure this cache reported, if any: what the CLI warns about once, even after a recovery.
-    public var reportedError: ImagoError? { state.withLock { $0.firstError } }
+    public var reportedError: ImagoError? { outage.firstError }
 
     /// The Redis key of `key`: the prefix and the SHA-256 of the key in hex.
     public func redisKey(for key: CacheKey) -> String {
@@ -66,7 +67,7 @@ public final class RedisDataCache: DataCache {
     /// The entry for `key`; a failure of Redis is a miss, reported to `failures` (as to `onError`) when it is the
     /// first of an outage, so the loader shows it once as an event.
     public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
-        guard enter() else {
+        guard outage.enter() else {
             state.withLock { $0.stats.misses += 1 }
             return nil
         }
@@ -105,7 +106,7 @@ public final class RedisDataCache: DataCache {
             await removeEntry(for: key)
             return
         }
-        guard enter() else { return }
+        guard outage.enter() else { return }
         let stored: Data
         do {
             stored = try CacheEntryCodec.encode(entry, key: key)
@@ -126,7 +127,7 @@ public final class RedisDataCache: DataCache {
     }
 
     public func removeEntry(for key: CacheKey) async {
-        guard enter() else { return }
+        guard outage.enter() else { return }
         let name = Data(redisKey(for: key).utf8)
         _ = await call { session throws(RedisFailure) in try session.command([Data("DEL".utf8), name]) }
     }
@@ -134,16 +135,6 @@ public final class RedisDataCache: DataCache {
     /// Removes every key under the prefix (other keys are left alone).
     public func removeAll() async {
         _ = try? await removeAllEntries()
-    }
-
-    /// Whether a call may be made now: not while the cache stands aside after a failure.
-    private func enter() -> Bool {
-        let time = now()
-        return state.withLock { state in
-            guard let until = state.failedUntil, time < until else { return true }
-            state.stats.skipped += 1
-            return false
-        }
     }
 
     /// What a call gave, and the failure it reported if it was the first of an outage.
@@ -159,19 +150,14 @@ public final class RedisDataCache: DataCache {
         _ body: @escaping @Sendable (RedisSession) throws(RedisFailure) -> RedisReply
     ) async -> Outcome {
         // A call that began before a failure must not clear it by succeeding late.
-        let failuresBefore = state.withLock { $0.stats.failures }
+        let failuresBefore = outage.failures
         let result = await workers.run(deadline: deadline ?? configuration.timeout, body)
         var newFailure: ImagoError?
         switch result {
         case .success(.error(let reason)) where !reason.hasPrefix("WRONGTYPE"):
             newFailure = recordFailure(RedisFailure(message: reason)).new
         case .success:
-            state.withLock { state in
-                guard state.stats.failures == failuresBefore else { return }
-                state.failedUntil = nil
-                state.lastError = nil
-                state.errorReported = false
-            }
+            outage.succeeded(since: failuresBefore)
         case .failure(let failure):
             newFailure = recordFailure(failure).new
         }
@@ -187,15 +173,7 @@ public final class RedisDataCache: DataCache {
             .cacheFailed,
             "redis cache stepped aside for \(String(format: "%g", configuration.retryInterval)) s: \(failure.message)",
             source: configuration.endpoint.description)
-        let time = now()
-        let report = state.withLock { state in
-            state.stats.failures += 1
-            state.lastError = error
-            state.failedUntil = time.addingTimeInterval(configuration.retryInterval)
-            if state.firstError == nil { state.firstError = error }
-            defer { state.errorReported = true }
-            return !state.errorReported
-        }
+        let report = outage.failed(error)
         if report { onError?(error) }
         return (error, report ? error : nil)
     }

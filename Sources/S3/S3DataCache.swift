@@ -58,11 +58,8 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     }
 
     struct State {
+        /// The counters but `failures` and `skipped`, which `outage` keeps.
         var stats = Stats()
-        /// Until when the cache stands aside after a failure.
-        var failedUntil: ContinuousClock.Instant?
-        /// Set once a failure was reported; cleared by the first request that succeeds after it.
-        var errorReported = false
     }
 
     /// The name this cache gives the entries it returns (`DataCacheEntry.layer`).
@@ -71,6 +68,8 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     public let configuration: Configuration
     let client: S3Client
     let state = Mutex(State())
+    /// Standing aside after a failure, and reporting it once per outage.
+    let outage: OutageGate
 
     /// A cache in the configured bucket; unset region and keys are read from `environment`. Throws
     /// `invalidSource` for an invalid bucket name, prefix or endpoint.
@@ -84,11 +83,16 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
             throw ImagoError(.invalidSource, "invalid prefix \(configuration.prefix.debugDescription): \(problem)")
         }
         self.configuration = configuration
+        outage = OutageGate(retryInterval: configuration.retryInterval)
         client = try S3Client(configuration: configuration.connection, environment: environment)
     }
 
     /// Counters since the cache was made.
-    public var stats: Stats { state.withLock { $0.stats } }
+    public var stats: Stats {
+        var stats = state.withLock { $0.stats }
+        (stats.failures, stats.skipped) = (outage.failures, outage.skipped)
+        return stats
+    }
 
     /// The bucket and prefix; never the keys.
     public var description: String {
@@ -108,13 +112,13 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     /// outage.
     public func entry(for key: CacheKey, reporting failures: CacheFailureReporter) async -> DataCacheEntry? {
         let name = objectKey(for: key)
-        guard enter() else {
+        guard outage.enter() else {
             state.withLock { $0.stats.misses += 1 }
             return nil
         }
         do {
             let (_, body) = try await send("GET", name)
-            succeeded()
+            outage.succeeded()
             if var entry = CacheEntryCodec.decode(body, key: key) {
                 entry.layer = Self.layerName
                 state.withLock { $0.stats.hits += 1 }
@@ -123,7 +127,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
             state.withLock { $0.stats.damaged += 1 }
             _ = try? await send("DELETE", name)
         } catch let error as ImagoError where error.kind == .transportFailed(status: 404) {
-            succeeded()
+            outage.succeeded()
         } catch {
             if let report = failed(error) { failures.report(report) }
         }
@@ -139,7 +143,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
             await removeEntry(for: key)
             return
         }
-        guard enter() else { return }
+        guard outage.enter() else { return }
         let body: Data
         do {
             body = try CacheEntryCodec.encode(entry, key: key)
@@ -148,7 +152,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
         }
         do {
             _ = try await send("PUT", objectKey(for: key), headers: Self.metadataHeaders(entry.metadata), body: body)
-            succeeded()
+            outage.succeeded()
             state.withLock { $0.stats.writes += 1 }
         } catch {
             throw failed(error) ?? Self.cacheError(error, source: description)
@@ -156,7 +160,7 @@ public final class S3DataCache: DataCache, CustomStringConvertible {
     }
 
     public func removeEntry(for key: CacheKey) async {
-        guard enter() else { return }
+        guard outage.enter() else { return }
         _ = try? await send("DELETE", objectKey(for: key))
     }
 
@@ -196,35 +200,11 @@ extension S3DataCache {
         return headers
     }
 
-    /// Whether a request may be made now: not while the cache stands aside after a failure.
-    func enter() -> Bool {
-        let now = ContinuousClock.now
-        return state.withLock { state in
-            guard let until = state.failedUntil, now < until else { return true }
-            state.stats.skipped += 1
-            return false
-        }
-    }
-
-    /// A request succeeded: the next failure is the first of a new outage.
-    func succeeded() {
-        state.withLock { state in
-            state.failedUntil = nil
-            state.errorReported = false
-        }
-    }
-
     /// Counts a failure and stands aside for `retryInterval`; returns it as `cacheFailed` when it is the first of
     /// an outage.
     func failed(_ error: any Error) -> ImagoError? {
-        let until = ContinuousClock.now.advanced(by: .seconds(configuration.retryInterval))
-        let first = state.withLock { state in
-            state.stats.failures += 1
-            state.failedUntil = until
-            defer { state.errorReported = true }
-            return !state.errorReported
-        }
-        return first ? Self.cacheError(error, source: description) : nil
+        let failure = Self.cacheError(error, source: description)
+        return outage.failed(failure) ? failure : nil
     }
 
     static func cacheError(_ error: any Error, source: String) -> ImagoError {

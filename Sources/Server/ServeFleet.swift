@@ -16,9 +16,10 @@ public final class ServeFleet: Sendable {
     /// How long a waiter waits for a holder that keeps renewing before it does the work itself, seconds.
     let maxWait: Double
     private let state = Mutex(State())
+    /// Leaves the coordinator alone for `retryInterval` after a failure.
+    private let outage: OutageGate
 
     private struct State {
-        var skipUntil: ContinuousClock.Instant?
         var errors: [String: Int] = [:]
         var sourceCopies = 0
     }
@@ -27,6 +28,7 @@ public final class ServeFleet: Sendable {
     public init(settings: ServeSettings, coordinator: (any FleetCoordinator)? = nil) throws {
         self.settings = settings.fleet
         maxWait = settings.sourceTimeout + 2 * Double(settings.fleet.leaseMilliseconds) / 1000
+        outage = OutageGate(retryInterval: settings.fleet.retryInterval)
         if let coordinator {
             self.coordinator = coordinator
         } else if let url = settings.fleet.redis {
@@ -86,12 +88,11 @@ public final class ServeFleet: Sendable {
 
     /// `.some(token)`: acquired; `.some(nil)`: held by another; `nil`: the coordinator is unavailable.
     private func acquire(_ name: String, _ coordinator: any FleetCoordinator) async -> String?? {
-        let now = ContinuousClock.now
-        if let until = state.withLock({ $0.skipUntil }), now < until { return nil }
+        guard outage.enter() else { return nil }
         do {
             return .some(try await coordinator.acquire(name, milliseconds: settings.leaseMilliseconds))
         } catch {
-            failed(op: "acquire")
+            failed(op: "acquire", error)
             return nil
         }
     }
@@ -109,7 +110,7 @@ public final class ServeFleet: Sendable {
                     // A lease lost (it expired, Redis restarted) is not taken back: the work goes on regardless.
                     guard try await coordinator.renew(name, token: token, milliseconds: milliseconds) else { return }
                 } catch {
-                    failed(op: "renew")
+                    failed(op: "renew", error)
                 }
             }
         }
@@ -123,16 +124,13 @@ public final class ServeFleet: Sendable {
         do {
             try await coordinator.release(name, token: token)
         } catch {
-            failed(op: "release")
+            failed(op: "release", error)
         }
         return try result.get()
     }
 
-    private func failed(op: String) {
-        let until = ContinuousClock.now + .seconds(settings.retryInterval)
-        state.withLock { state in
-            state.errors["lease|\(op)", default: 0] += 1
-            state.skipUntil = until
-        }
+    private func failed(op: String, _ error: any Error) {
+        state.withLock { $0.errors["lease|\(op)", default: 0] += 1 }
+        _ = outage.failed(ImagoError.wrapping(error))
     }
 }
