@@ -69,16 +69,17 @@ final class ResultStore: Sendable {
 
     /// The image in `data` if it is whole, was stored for `key`, and its body hashes to its ETag.
     static func decode(_ data: Data, key: String) -> RenderedImage? {
-        let bytes = [UInt8](data)
-        guard bytes.count >= magic.count + 4, bytes.starts(with: magic) else { return nil }
-        let lengthAt = magic.count
-        let length = bytes[lengthAt..<lengthAt + 4].reduce(0) { $0 << 8 | Int($1) }
-        let bodyAt = lengthAt + 4 + length
-        guard bodyAt <= bytes.count,
-            let head = try? JSONDecoder().decode(Head.self, from: Data(bytes[(lengthAt + 4)..<bodyAt])),
-            head.key == key, head.bodyBytes == bytes.count - bodyAt
+        // Read in place (`data` may be a slice): only the body is copied out.
+        guard data.count >= magic.count + 4, data.starts(with: magic) else { return nil }
+        let lengthAt = data.startIndex + magic.count
+        let length = data[lengthAt..<lengthAt + 4].reduce(0) { $0 << 8 | Int($1) }
+        let headAt = lengthAt + 4
+        guard length <= data.endIndex - headAt else { return nil }
+        let bodyAt = headAt + length
+        guard let head = try? JSONDecoder().decode(Head.self, from: data[headAt..<bodyAt]),
+            head.key == key, head.bodyBytes == data.endIndex - bodyAt
         else { return nil }
-        let body = Data(bytes[bodyAt...])
+        let body = Data(data[bodyAt...])
         guard RenderedImage.etag(for: body) == head.etag else { return nil }
         return RenderedImage(
             body: body, contentType: head.contentType, etag: head.etag, sourceOrigin: "store",
