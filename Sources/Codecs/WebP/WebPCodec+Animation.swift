@@ -33,6 +33,11 @@ extension WebPCodec {
         var webpData = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         guard let demuxer = WebPDemux(&webpData) else { return .up }
         defer { WebPDemuxDelete(demuxer) }
+        return orientation(in: demuxer)
+    }
+
+    /// The EXIF orientation of the file `demuxer` reads.
+    static func orientation(in demuxer: OpaquePointer) -> ImageOrientation {
         guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & EXIF_FLAG.rawValue != 0 else { return .up }
         var iterator = WebPChunkIterator()
         guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &iterator) != 0 else { return .up }

@@ -10,6 +10,11 @@ extension WebPCodec {
         var webpData = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         guard let demuxer = WebPDemux(&webpData) else { return nil }
         defer { WebPDemuxDelete(demuxer) }
+        return iccProfile(in: demuxer)
+    }
+
+    /// The embedded ICC profile of the file `demuxer` reads, if any.
+    static func iccProfile(in demuxer: OpaquePointer) -> Data? {
         guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG.rawValue != 0 else { return nil }
         var iterator = WebPChunkIterator()
         guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &iterator) != 0 else { return nil }

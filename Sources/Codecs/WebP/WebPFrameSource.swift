@@ -37,12 +37,12 @@ final class WebPFrameSource: AnimationFrameSource {
                 height: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT)))
             let frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
             let loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
+            // The chunks other than frames, read with the same demuxer.
+            let (profile, orientation) = (WebPCodec.iccProfile(in: demuxer), WebPCodec.orientation(in: demuxer))
             WebPDemuxDelete(demuxer)
             try options.limits.check(width: size.width, height: size.height, format: .webp)
             guard frameCount > 0 else { throw WebPErrors.decoding("the animation has no frame") }
-            let color = try ColorPlan(
-                profile: WebPCodec.iccProfile(UnsafeRawBufferPointer(rebasing: copy[0..<data.count])), layout: .rgba,
-                options: options, format: .webp)
+            let color = try ColorPlan(profile: profile, layout: .rgba, options: options, format: .webp)
             var decoderOptions = WebPAnimDecoderOptions()
             guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
                 throw WebPErrors.decoding("libwebp version mismatch")
@@ -57,7 +57,7 @@ final class WebPFrameSource: AnimationFrameSource {
             self.canvasSize = size
             self.frameCount = frameCount
             self.loopCount = loopCount
-            self.orientation = WebPCodec.orientation(UnsafeRawBufferPointer(rebasing: copy[0..<data.count]))
+            self.orientation = orientation
         } catch {
             copy.deallocate()
             throw error
