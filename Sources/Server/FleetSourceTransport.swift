@@ -51,19 +51,13 @@ struct FleetSourceTransport: ImageTransport {
                 let fetched = try await inner.fetchAll(request)
                 // What the loader will keep, kept before the lease is released (the loader writes it again).
                 guard let policy = inner.cachePolicy else { return (fetched.data, fetched.metadata) }
-                var entry: DataCacheEntry?
-                if fetched.metadata.isNotModified {
-                    if var stale = await cache.entry(for: key) {
-                        stale.metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
-                        stale.metadata.storedAt = Date()
-                        entry = stale
-                    }
-                } else if let metadata = policy.metadata(
-                    for: fetched.metadata, defaultMaxAge: cache.defaultMaxAge, now: Date())
+                let stale = fetched.metadata.isNotModified ? await cache.entry(for: key) : nil
+                if var entry = policy.entry(
+                    after: fetched.metadata, data: fetched.data, stale: stale, defaultMaxAge: cache.defaultMaxAge)
                 {
-                    entry = DataCacheEntry(data: fetched.data, metadata: metadata)
-                }
-                if let entry {
+                    // A refreshed copy counts as stored now, whatever the policy says: waiters take copies stored
+                    // since they began waiting.
+                    if fetched.metadata.isNotModified { entry.metadata.storedAt = Date() }
                     do {
                         try await cache.store(entry, for: key)
                     } catch {

@@ -153,17 +153,17 @@ extension ImageLoader {
             transportRequest, with: transport, priority: work, sink: sink,
             chunks: chunkTaps.feeder(for: FetchWorkKey(request)))
         // The transport says what may be kept (HTTP: by RFC 9111); one without a policy keeps nothing.
-        let policy = transport.cachePolicy
-
+        if let dataCache = registry.dataCache,
+            let entry = transport.cachePolicy?.entry(
+                after: fetched.metadata, data: fetched.data, stale: stale, defaultMaxAge: dataCache.defaultMaxAge)
+        {
+            storeInBackground(entry, for: request, work: work)
+        }
         if fetched.metadata.isNotModified {
             guard let stale else {
                 throw ImagoError(
                     .transportFailed(status: 304), "304 Not Modified without a cached copy",
                     source: request.sourceString, attempts: attempts)
-            }
-            if let policy {
-                let metadata = policy.refreshed(stale.metadata, by: fetched.metadata, now: Date())
-                storeInBackground(DataCacheEntry(data: stale.data, metadata: metadata), for: request, work: work)
             }
             counters.diskHits.increment()
             sink(.dataCacheRevalidated(byteCount: stale.data.count))
@@ -173,11 +173,6 @@ extension ImageLoader {
                 data: stale.data, origin: .dataCache, attempts: attempts,
                 fetchDuration: start.duration(to: .now).seconds, cacheLayer: stale.layer,
                 lastModified: fetched.metadata.lastModified ?? stale.metadata.lastModified)
-        }
-        if let policy, let dataCache = registry.dataCache,
-            let metadata = policy.metadata(for: fetched.metadata, defaultMaxAge: dataCache.defaultMaxAge, now: Date())
-        {
-            storeInBackground(DataCacheEntry(data: fetched.data, metadata: metadata), for: request, work: work)
         }
         return FetchedBytes(
             data: fetched.data, origin: .network, attempts: attempts, fetchDuration: start.duration(to: .now).seconds,

@@ -196,6 +196,23 @@ public protocol TransportCachePolicy: Sendable {
     func refreshed(_ metadata: CacheMetadata, by response: TransportMetadata, now: Date) -> CacheMetadata
 }
 
+extension TransportCachePolicy {
+    /// The data-cache entry a fetch leaves: after a `304 Not Modified`, the `stale` copy's bytes with their
+    /// metadata refreshed (nil without a copy); otherwise the fetched `data` with the metadata `response` allows
+    /// (nil when it must not be kept). `defaultMaxAge` is the data cache's.
+    public func entry(
+        after response: TransportMetadata, data: Data, stale: DataCacheEntry?, defaultMaxAge: Double, now: Date = Date()
+    ) -> DataCacheEntry? {
+        if response.isNotModified {
+            guard let stale else { return nil }
+            return DataCacheEntry(data: stale.data, metadata: refreshed(stale.metadata, by: response, now: now))
+        }
+        return metadata(for: response, defaultMaxAge: defaultMaxAge, now: now).map {
+            DataCacheEntry(data: data, metadata: $0)
+        }
+    }
+}
+
 extension ImageTransport {
     /// By default a transport's answers are not kept in the data cache (local files and `data:` URIs are at hand
     /// already, and without validators a copy could not tell when they changed).
