@@ -13,28 +13,25 @@ struct DialectRouter: Sendable {
         case dialect(any URLDialect, Substring)
     }
 
-    private let ownPrefix: String
-    /// Enabled dialects and their prefixes, the longest prefix first.
-    private let dialects: [(prefix: String, dialect: any URLDialect)]
+    /// Every grammar served and its prefix, the longest prefix first (sorted once, not per request).
+    private let grammars: [(prefix: String, dialect: (any URLDialect)?)]
 
     /// The router of `settings` (validated when they were read: no two grammars share a prefix).
     init(settings: DialectSettings) {
-        ownPrefix = settings.imagoPathPrefix
-        var dialects: [(prefix: String, dialect: any URLDialect)] = []
+        var grammars: [(prefix: String, dialect: (any URLDialect)?)] = [(settings.imagoPathPrefix, nil)]
         if settings.imgproxy.enabled {
-            dialects.append((settings.imgproxy.pathPrefix, ImgproxyDialect(settings: settings.imgproxy)))
+            grammars.append((settings.imgproxy.pathPrefix, ImgproxyDialect(settings: settings.imgproxy)))
         }
         if settings.thumbor.enabled {
-            dialects.append((settings.thumbor.pathPrefix, ThumborDialect(settings: settings.thumbor)))
+            grammars.append((settings.thumbor.pathPrefix, ThumborDialect(settings: settings.thumbor)))
         }
-        self.dialects = dialects.sorted { $0.prefix.count > $1.prefix.count }
+        self.grammars = grammars.sorted { $0.prefix.count > $1.prefix.count }
     }
 
     /// The grammar for `target`: the one whose prefix it starts with (a whole segment), else the root's; a 404 when
     /// no grammar serves the root.
     func route(_ target: Substring) throws -> Route {
-        let candidates = dialects.map { ($0.prefix, Route.dialect($0.dialect, "")) } + [(ownPrefix, Route.own(""))]
-        for (prefix, route) in candidates.sorted(by: { $0.0.count > $1.0.count }) {
+        for (prefix, dialect) in grammars {
             let rest: Substring
             if prefix.isEmpty {
                 rest = target
@@ -43,10 +40,7 @@ struct DialectRouter: Sendable {
             } else {
                 continue
             }
-            switch route {
-            case .own: return .own(rest)
-            case .dialect(let dialect, _): return .dialect(dialect, rest)
-            }
+            return dialect.map { .dialect($0, rest) } ?? .own(rest)
         }
         throw ServeFailure(404, "no URL grammar is served at this path (serve.dialects)")
     }
