@@ -76,21 +76,19 @@ struct ThumborOptions {
     /// Reads the parts before IMAGE and returns IMAGE (as sent).
     mutating func read(_ path: Substring) throws -> Substring {
         var rest = path
-        func take(_ matches: (Substring) -> Bool) -> Substring? {
+        /// The next segment read by `parse`, consumed when it reads it (IMAGE, the last segment, never is).
+        func take<Value>(parsing parse: (Substring) -> Value?) -> Value? {
             let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            let segment = rest[..<end]
-            guard end < rest.endIndex, matches(segment) else { return nil }
+            guard end < rest.endIndex, let value = parse(rest[..<end]) else { return nil }
             rest = rest[rest.index(after: end)...]
-            return segment
+            return value
         }
+        func take(_ matches: (Substring) -> Bool) -> Substring? { take(parsing: { matches($0) ? $0 : nil }) }
         for unsupported in ["debug", "meta"] where take({ $0 == unsupported }) != nil {
             throw ServeFailure(400, "thumbor: \(unsupported)/ is not supported (Imago answers images only)")
         }
         if let segment = take({ $0 == "trim" || $0.hasPrefix("trim:") }) { try readTrim(segment) }
-        if let segment = take({ Self.cropPattern($0) != nil }) {
-            let c = Self.cropPattern(segment)!
-            crop = c.right > c.left && c.bottom > c.top ? c : nil
-        }
+        if let c = take(parsing: Self.cropPattern) { crop = c.right > c.left && c.bottom > c.top ? c : nil }
         if let segment = take({ $0.hasSuffix("fit-in") }) {
             let modes = ["fit-in": "contain", "adaptive-fit-in": "adaptive", "full-fit-in": "outside"]
             guard let mode = modes[String(segment)] else {
@@ -101,8 +99,7 @@ struct ThumborOptions {
             }
             (fitIn, fitMode) = (true, mode)
         }
-        if let segment = take({ Self.dimensions($0) != nil }) {
-            let d = Self.dimensions(segment)!
+        if let d = take(parsing: Self.dimensions) {
             (width, flipHorizontal, height, flipVertical) = (d.width, d.flipH, d.height, d.flipV)
         }
         if let segment = take({ ["left", "right", "center"].contains($0) }) { halign = String(segment) }
