@@ -37,7 +37,7 @@ public final class ImageModel {
         /// together break the loader's limits (`maxTotalPixels`, `maxFrames`) is a failure.
         case all
         /// As `all`, but an animation refused with `limitExceeded` plays from a frame source over its bytes
-        /// (`ImageLoader.data(for:)`): one canvas in memory, each frame decoded when due, at the source's size (the
+        /// (`ImageLoader.sourceBytes(for:)`): one canvas in memory, each frame decoded when due, at the source's size (the
         /// request's processors are not applied). A still image refused for its size stays a failure.
         case automatic
     }
