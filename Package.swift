@@ -50,6 +50,7 @@ var products: [Product] = [
     .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
     .library(name: "ImagoColor", targets: ["ImagoColor"]),
     .library(name: "ImagoCaches", targets: ["ImagoCaches"]),
+    .library(name: "ImagoRendering", targets: ["ImagoRendering"]),
     .library(name: "ImagoContracts", targets: ["ImagoContracts"]),
     .executable(name: "imago", targets: ["ImagoCLI"]),
     .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
@@ -63,8 +64,12 @@ var targets: [Target] =
         .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
         .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
+        // What to render and how it is asked for: the options model, its three URL grammars (Imago's own,
+        // imgproxy's, thumbor's), the processors it builds, and `ImageInfo`; Core only, so any app can use it.
+        .target(name: "ImagoRendering", dependencies: ["ImagoCore"], path: "Sources/Rendering"),
         .target(
-            name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
+            name: "Imago",
+            dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches", "ImagoRendering"],
             path: "Sources/Imago"),
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
         // The CLI plays animations through ImagoUI's player (`imago bench play`); nothing depends on the CLI.
@@ -80,6 +85,7 @@ var targets: [Target] =
         .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
         .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["ImagoRendering", "ImagoTestSupport"]),
         .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts", "ImagoTestSupport", "CLazyLibrary"]),
         .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago", "ImagoTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),

@@ -2,5 +2,6 @@
 @_exported import ImagoCodecs
 @_exported import ImagoCore
 @_exported import ImagoRedis
+@_exported import ImagoRendering
 @_exported import ImagoS3
 @_exported import ImagoTransports

@@ -32,8 +32,7 @@ final class AdmissionGate: Sendable {
             if let immediate { continuation.resume(returning: immediate) }
         }
         guard admitted else {
-            throw ServeFailure(
-                503, "overloaded: \(limit) requests in progress and \(queueLimit) waiting", retryAfter: 1)
+            throw RequestError(.overloaded, "overloaded: \(limit) requests in progress and \(queueLimit) waiting")
         }
         defer { leave() }
         // A request whose client left while it queued gives its slot straight back.

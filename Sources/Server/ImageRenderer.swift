@@ -12,10 +12,12 @@ struct ImageRenderer: Sendable {
 
     var maxOutputSide: Int { settings.maxOutputSide }
 
-    /// Renders `url` with `options` into `format` (`nil`: the source's format when an encoder writes it, else JPEG).
-    func render(_ url: URL, options: ImageOptions, format: ImageFormat?) async throws -> RenderedImage {
-        let processors = try await self.processors(for: options)
-        let request = self.request(for: url, options: options, format: format, processors: processors)
+    /// Renders `job`'s source with its options into its format (`nil`: the source's format when an encoder writes
+    /// it, else JPEG).
+    func render(_ job: ImageServer.ImageJob) async throws -> RenderedImage {
+        let (options, format) = (job.options, job.format)
+        let processors = try await self.processors(for: job)
+        let request = self.request(for: job.url, options: options, format: format, processors: processors)
         // An animation into an animated format is converted frame by frame (AnimationTranscoder), in bounded memory.
         let response: ImageResponse
         if let format, options.frame == nil, options.maxBytes == nil {
@@ -36,8 +38,9 @@ struct ImageRenderer: Sendable {
     }
 
     /// The fallback image processed with the request's options, served with `fallbackStatus` and a short max-age.
-    func renderFallback(_ source: String, options: ImageOptions, format: ImageFormat?) async throws -> RenderedImage {
-        let processors = try await self.processors(for: options)
+    func renderFallback(_ source: String, job: ImageServer.ImageJob) async throws -> RenderedImage {
+        let (options, format) = (job.options, job.format)
+        let processors = try await self.processors(for: job)
         let url = try TrustedSources.url(source)
         let request = self.request(for: url, options: options, format: format, processors: processors)
         let response = try await trusted.loader.image(for: request)
@@ -47,21 +50,16 @@ struct ImageRenderer: Sendable {
         return image
     }
 
-    /// The processors of `options`, with the configured watermark when `wm` asks for one; built before any work.
-    func processors(for options: ImageOptions) async throws -> [any ImageProcessor] {
+    /// The processors of `job`'s options, with the configured watermark when `wm` asks for one; built before any
+    /// work. A failure names the option as the user wrote it.
+    func processors(for job: ImageServer.ImageJob) async throws -> [any ImageProcessor] {
         var watermark: ProcessingOptions.WatermarkImage?
-        if options.watermark != nil {
-            guard let source = settings.watermark else {
-                throw ServeFailure(400, "option wm: no watermark is configured (serve.watermark)")
-            }
+        if job.options.watermark != nil, let source = settings.watermark {
             watermark = try await trusted.watermark(source)
         }
-        do {
-            return try options.processors(
-                limits: loader.settings.limits, maxOutputSide: maxOutputSide, watermark: watermark)
-        } catch let error as OptionError {
-            throw ServeFailure(400, error.message)
-        }
+        return try job.options.processors(
+            limits: loader.settings.limits, maxOutputSide: maxOutputSide, watermark: watermark,
+            spelling: { [spellings = job.spellings] in spellings[$0] ?? $0 })
     }
 
     private func encode(
@@ -70,13 +68,15 @@ struct ImageRenderer: Sendable {
         var image = response.image
         if let index = options.frame {
             guard index < image.frames.count else {
-                throw ServeFailure(400, "option frame=\(index): the source has \(image.frames.count) frame(s)")
+                throw OptionError(
+                    .conflicting, item: "frame=\(index)",
+                    message: "option frame=\(index): the source has \(image.frames.count) frame(s)")
             }
             image.frames = [image.frames[index]]
         }
         let output = format ?? defaultFormat(for: image.format)
         guard let encoder = loader.registry.encoder(for: output) else {
-            throw ServeFailure(500, "no encoder writes \(output)")
+            throw RequestError(.misconfigured, "no encoder writes \(output)")
         }
         let (frozen, encoding) = (image, encodeOptions(for: options, format: output))
         let body = try await BlockingWork.run {
@@ -88,17 +88,12 @@ struct ImageRenderer: Sendable {
             sourceOrigin: response.origin.rawValue, lastModified: lastModified)
     }
 
-    /// `ProcessingOptions.encode`, its `maxb` failure a 422.
+    /// `ProcessingOptions.encode` (its `maxb` failure is a 422).
     static func encode(
         _ image: DecodedImage, with encoder: any ImageEncoder, options: EncodeOptions, format: ImageFormat,
         maxBytes: Int?
     ) throws -> Data {
-        do {
-            return try ProcessingOptions.encode(
-                image, with: encoder, options: options, format: format, maxBytes: maxBytes)
-        } catch let exceeded as ProcessingOptions.MaxBytesExceeded {
-            throw ServeFailure(422, "option \(exceeded)")
-        }
+        try ProcessingOptions.encode(image, with: encoder, options: options, format: format, maxBytes: maxBytes)
     }
 
     /// What the encoder is asked for: the quality of the format (`q`, else `serve.quality`), and `bg` for formats

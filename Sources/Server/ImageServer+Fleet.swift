@@ -30,7 +30,7 @@ extension ImageServer {
     /// Fetches, processes and encodes `job` here, within a processing slot.
     private func render(_ job: ImageJob) async throws -> RenderedImage {
         let image = try await gate.withSlot {
-            try await renderer.render(job.url, options: job.options, format: job.format)
+            try await renderer.render(job)
         }
         metrics.recordRender()
         return image

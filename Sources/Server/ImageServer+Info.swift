@@ -14,10 +14,8 @@ extension ImageServer {
             }
             let frozen = job
             return .later { await self.renderInfo(frozen, for: request) }
-        } catch let failure as ServeFailure {
-            return .now(HTTPResponse(failure: failure))
         } catch {
-            return .now(HTTPResponse(failure: ServeFailure(500, String(describing: error))))
+            return .now(HTTPResponse(failure: ServeFailure(answering: error)))
         }
     }
 
@@ -27,7 +25,7 @@ extension ImageServer {
         do {
             let (info, _) = try await inflight.value(for: job.key) { [self] in
                 let rendered = try await gate.withSlot {
-                    let processors = try await renderer.processors(for: job.options)
+                    let processors = try await renderer.processors(for: job)
                     var decode = DecodeOptions()
                     if !job.options.strip { decode.colorProfiles = .keep }
                     let info = try await ImageInfo.load(
@@ -41,11 +39,10 @@ extension ImageServer {
                 return rendered
             }
             return imageResponse(info, to: request, varies: false, cache: info.sourceOrigin)
-        } catch let failure as ServeFailure {
+        } catch {
+            let failure = ServeFailure(answering: error)
             if failure.status == 503 { metrics.recordShed() }
             return HTTPResponse(failure: failure)
-        } catch {
-            return HTTPResponse(failure: ServeFailure(ImagoError.wrapping(error)))
         }
     }
 }

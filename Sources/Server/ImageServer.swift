@@ -54,7 +54,7 @@ public final class ImageServer: Sendable {
         }
         self.results = ResultCache(capacity: settings.resultCacheBytes)
         self.signer = URLSigner(keys: settings.signingKeys)
-        self.dialects = DialectRouter(settings: settings.dialects)
+        self.dialects = DialectRouter(settings: settings.dialects, signer: signer)
         self.policy = SourcePolicy(settings: settings)
         self.renderer = ImageRenderer(loader: loader, settings: settings, trusted: TrustedSources(loader: loader))
         self.presets = loader.registry.presets.compactMapValues { processors in
@@ -132,10 +132,8 @@ public final class ImageServer: Sendable {
                 return .now(imageResponse(hit, to: request, varies: job.varies, cache: "result"))
             }
             return .later { await self.render(job, for: request) }
-        } catch let failure as ServeFailure {
-            return .now(HTTPResponse(failure: failure))
         } catch {
-            return .now(HTTPResponse(failure: ServeFailure(500, String(describing: error))))
+            return .now(HTTPResponse(failure: ServeFailure(answering: error)))
         }
     }
 
@@ -143,6 +141,8 @@ public final class ImageServer: Sendable {
     struct ImageJob: Sendable {
         var url: URL
         var options: ImageOptions
+        /// Each option as the user wrote it in their grammar, for messages about the render.
+        var spellings: [String: String]
         var format: ImageFormat?
         var varies: Bool
         var key: String
@@ -150,16 +150,10 @@ public final class ImageServer: Sendable {
 
     func imageJob(for request: HTTPRequest, target: Substring? = nil) throws -> ImageJob {
         // Imago's own grammar or a dialect's (by path prefix) gives the source and options; the rest is shared.
-        let (source, options) = try requestedImage(target ?? Substring(request.target), time: request.time)
+        let requested = try requestedImage(target ?? Substring(request.target), time: request.time)
+        let options = requested.options
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
-        let url: URL
-        do {
-            url = try policy.check(ImagePath.sourceURL(source))
-        } catch let failure as ServeFailure {
-            throw failure
-        } catch {
-            throw ServeFailure(ImagoError.wrapping(error, source: source))
-        }
+        let url = try policy.check(ImagePath.sourceURL(requested.source))
         var format: ImageFormat?
         switch options.format {
         case .format(let named): format = named
@@ -168,7 +162,9 @@ public final class ImageServer: Sendable {
         }
         let encoding = renderer.encodeOptions(for: options, format: format).cacheKeyComponent
         let key = "\(options.canonical)|\(encoding)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
-        return ImageJob(url: url, options: options, format: format, varies: options.format == .auto, key: key)
+        return ImageJob(
+            url: url, options: options, spellings: requested.spellings, format: format, varies: options.format == .auto,
+            key: key)
     }
 
     private func render(_ job: ImageJob, for request: HTTPRequest) async -> HTTPResponse {
@@ -179,22 +175,21 @@ public final class ImageServer: Sendable {
                 do {
                     return try await renderOnce(job)
                 } catch {
-                    let failure = (error as? ServeFailure) ?? ServeFailure(ImagoError.wrapping(error))
+                    let failure = ServeFailure(answering: error)
                     // A fallback replaces a source that failed; it is not kept in the result cache.
                     guard let fallback = settings.fallbackImage, ServeSettings.fallbackStatuses.contains(failure.status)
                     else { throw failure }
                     return try await gate.withSlot {
-                        try await renderer.renderFallback(fallback, options: job.options, format: job.format)
+                        try await renderer.renderFallback(fallback, job: job)
                     }
                 }
             }
             if shared { metrics.recordCoalesced() }
             return imageResponse(image, to: request, varies: job.varies, cache: image.sourceOrigin)
-        } catch let failure as ServeFailure {
+        } catch {
+            let failure = ServeFailure(answering: error)
             if failure.status == 503 { metrics.recordShed() }
             return HTTPResponse(failure: failure)
-        } catch {
-            return HTTPResponse(failure: ServeFailure(ImagoError.wrapping(error)))
         }
     }
 

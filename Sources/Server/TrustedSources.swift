@@ -17,7 +17,7 @@ final class TrustedSources: Sendable {
     static func url(_ source: String) throws -> URL {
         if source.hasPrefix("/") { return URL(fileURLWithPath: source) }
         guard let url = URL(string: source), url.scheme != nil else {
-            throw ServeFailure(500, "the configured source \"\(source)\" is not a URL or an absolute path")
+            throw RequestError(.misconfigured, "the configured source \"\(source)\" is not a URL or an absolute path")
         }
         return url
     }
@@ -28,10 +28,10 @@ final class TrustedSources: Sendable {
         let image: DecodedImage
         do {
             image = try await loader.image(for: ImageRequest(url: try Self.url(source))).image
-        } catch let failure as ServeFailure {
-            throw failure
+        } catch let error as RequestError {
+            throw error
         } catch {
-            throw ServeFailure(500, "the watermark (serve.watermark) cannot be loaded: \(error)")
+            throw RequestError(.misconfigured, "the watermark (serve.watermark) cannot be loaded: \(error)")
         }
         let mark = ProcessingOptions.WatermarkImage(raster: image.raster, id: source)
         watermarks.withLock { $0[source] = mark }

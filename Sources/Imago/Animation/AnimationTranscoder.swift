@@ -178,8 +178,3 @@ public struct AnimationTranscoder: Sendable {
         return ImageFrame(raster: image.frames[0].raster, duration: frame.duration)
     }
 }
-
-extension OptionsProcessor: FrameWiseProcessing {
-    /// Whether every processor the options ask for works frame by frame.
-    public var processesFramesIndependently: Bool { processors.processFramesIndependently }
-}

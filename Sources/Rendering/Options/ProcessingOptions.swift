@@ -1,10 +1,9 @@
-/// Processing options in the one grammar `imago serve` URLs, the CLI's `--ops` and string presets in the
-/// configuration's `processing` section share: comma-separated `key=value` items in any order, or `-` for none
-/// (`w=300,h=200,fit=cover,g=sm,blur=2`). The keys, their values and canonical forms are one table
-/// (`ProcessingOptions.table`); `processors(_:)` turns the options into processors in the fixed order of operations.
-///
-/// It lives in the umbrella module because both the server (`ImagoServer`) and the CLI depend on it and it needs
-/// only Core's processors: the CLI must not reach into the server's module for its grammar.
+/// The one options model of a render, whatever grammar wrote it: Imago's own (`w=300,h=200,fit=cover,g=sm` in
+/// `imago serve` URLs, the CLI's `--ops` and string presets; `ProcessingOptions.grammar`), imgproxy's
+/// (`ImgproxyGrammar`) or thumbor's (`ThumborGrammar`). Each grammar's table of rows writes typed values into it;
+/// `validate` then checks the options together, `canonical` writes them in one form (the result's key), and
+/// `processors(limits:maxOutputSide:watermark:spelling:)` turns them into processors in the fixed order of
+/// operations.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How `w` × `h` is filled.
     public enum Fit: String, Sendable, Hashable, CaseIterable {
@@ -30,11 +29,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// `crop`: a region (`X:Y:W:H`), the largest window of an aspect ratio (`W:H`) placed by `g`, or a window of a
-    /// size placed by its own gravity (`W:H:G`).
+    /// size placed by its own gravity (`W:H:G`; nil: by `g`, as imgproxy's `crop` without one).
     public enum Crop: Sendable, Hashable {
         case region(CropRegion)
         case aspect(width: Int, height: Int)
-        case window(width: CropValue, height: CropValue, gravity: Gravity)
+        case window(width: CropValue, height: CropValue, gravity: Gravity?)
     }
 
     /// `pad`: a border in pixels before `dpr`.
@@ -98,6 +97,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var pad: Padding?
     /// `ext`: with `fit=contain`, fill the whole `w` × `h` with `bg`.
     public var extend = false
+    /// `ext=1:G`: where the image is placed on the extended canvas; nil: by `g` (`sm` centres).
+    public var extendGravity: Gravity?
     /// `bg`: background of `pad`, `ext` and of flattening into formats without alpha; nil: white.
     public var background: RGBA?
     /// `rot`: 90, 180 or 270 degrees clockwise.
@@ -132,82 +133,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// No options.
     public init() {}
 
-    /// Parses `text`; a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in
-    /// order, and the other items override them. `w` and `h` after `dpr` must be at most `maxOutputSide`.
+    /// Parses `text` in Imago's own grammar (`w=300,fit=cover`, or `-` for none), then checks the options together
+    /// (`validate`); a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in
+    /// order, and the other items override them.
     public init(parsing text: some StringProtocol, context: Context = Context()) throws {
-        self.init()
-        let segment = Substring(text)
-        guard segment != "-" else { return }
-        guard !segment.isEmpty else { throw OptionError(item: "", message: "empty options (use - for none)") }
-        let items = try Self.split(segment)
-        if context.onlyPresets, let other = items.first(where: { $0.key != "pr" }) {
-            throw OptionError(
-                item: OptionError.shown(other.item),
-                message: "option \"\(OptionError.shown(other.item))\": only pr= is accepted (onlyPresets)")
-        }
-        if let presets = items.first(where: { $0.key == "pr" }) {
-            try Self.entry("pr").parse(&self, presets.value, presets.item, context)
-            for name in self.presets {
-                guard let preset = context.presets[name] else { continue }
-                for item in try Self.split(Substring(preset)) {
-                    guard item.key != "pr" else {
-                        throw OptionError(item: name, message: "preset \(name): a preset cannot name pr")
-                    }
-                    try Self.apply(item, to: &self, context: context)
-                }
-            }
-        }
-        for item in items where item.key != "pr" { try Self.apply(item, to: &self, context: context) }
-        try checkSizes(maxOutputSide: context.maxOutputSide)
-    }
-
-    struct Item {
-        var item: Substring
-        var key: Substring
-        var value: Substring
-    }
-
-    /// Items, each `key=value`, no key twice.
-    static func split(_ segment: Substring) throws -> [Item] {
-        var seen: Set<Substring> = []
-        return try segment.split(separator: ",", omittingEmptySubsequences: false).map { item in
-            guard let equals = item.firstIndex(of: "=") else {
-                throw OptionError(
-                    item: OptionError.shown(item), message: "option \"\(OptionError.shown(item))\" is not key=value")
-            }
-            let key = item[..<equals]
-            guard seen.insert(key).inserted else {
-                throw OptionError(
-                    item: OptionError.shown(key), message: "option \(OptionError.shown(key)) is given twice")
-            }
-            return Item(item: item, key: key, value: item[item.index(after: equals)...])
-        }
-    }
-
-    static func apply(_ item: Item, to options: inout ProcessingOptions, context: Context) throws {
-        guard let entry = table.first(where: { $0.key == item.key }) else {
-            let shown = OptionError.shown(item.item.prefix(24))
-            throw OptionError(
-                item: shown,
-                message: "unknown option \"\(shown)\" (known: " + table.map(\.key).joined(separator: ",") + ")")
-        }
-        try entry.parse(&options, item.value, item.item, context)
-    }
-
-    private func checkSizes(maxOutputSide: Int) throws {
-        for (name, side) in [("w", width), ("h", height)] {
-            guard let side else { continue }
-            let scaled = Self.scaled(side, dpr)
-            if scaled > maxOutputSide {
-                throw OptionError(
-                    item: name,
-                    message: "option \(name)=\(side) with dpr=\(Self.number(dpr)) is \(scaled) px, over the limit of "
-                        + "\(maxOutputSide)")
-            }
-        }
-        if let pad = outputPadding, max(pad.top, pad.right, pad.bottom, pad.left) > maxOutputSide {
-            throw OptionError(item: "pad", message: "option pad: over the limit of \(maxOutputSide) px (after dpr)")
-        }
+        var reading = OptionsReading(scratch: ())
+        try Self.grammar.read(try Self.items(of: Substring(text)), into: &reading, context: context)
+        try reading.options.validate(context, spelling: reading.spelling(of:))
+        self = reading.options
     }
 
     /// `w` after `dpr`.
@@ -224,9 +157,18 @@ public struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// Every option that changes the pixels or the answer with its effective value (`dpr` folded into the sizes,
-    /// presets expanded), in the table's order: equal for requests that mean the same. The first seven are always
+    /// presets expanded, numbers in one spelling), written in Imago's grammar in its table's order, whatever
+    /// grammar the options were read from: equal for requests that mean the same. The first seven are always
     /// written, the others only when set.
     public var canonical: String {
-        Self.table.compactMap { entry in entry.canonical(self).map { "\(entry.key)=\($0)" } }.joined(separator: ",")
+        Self.grammar.rows.compactMap { row in row.canonical?(self).map { "\(row.name)=\($0)" } }
+            .joined(separator: ",")
+    }
+
+    static func scaled(_ side: Int, _ dpr: Double) -> Int { Int((Double(side) * dpr).rounded()) }
+
+    /// A double as the shortest text that reads back to it (`2`, `1.5`).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Imago
+import ImagoRendering
 import Testing
 
 /// Docs/Server.md's options table: every key of the grammar has a row, and every example in it parses.
@@ -16,7 +16,7 @@ import Testing
                     $0.trimmingCharacters(in: .init(charactersIn: " `"))
                 }
             })
-        for entry in ProcessingOptions.table { #expect(keys.contains(entry.key), "no row for \(entry.key)") }
+        for row in ProcessingOptions.grammar.rows { #expect(keys.contains(row.name), "no row for \(row.name)") }
         let context = ProcessingOptions.Context(presets: ["card": "w=600", "soft": "blur=2"])
         var examples = 0
         for row in rows {
@@ -26,6 +26,6 @@ import Testing
                 #expect(throws: Never.self, "\(example)") { try ProcessingOptions(parsing: example, context: context) }
             }
         }
-        #expect(examples >= ProcessingOptions.table.count - 2)
+        #expect(examples >= ProcessingOptions.grammar.rows.count - 2)
     }
 }

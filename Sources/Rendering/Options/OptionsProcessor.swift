@@ -26,3 +26,8 @@ public struct OptionsProcessor: ImageProcessor {
         try processors.reduce(image) { try $1.process($0) }
     }
 }
+
+extension OptionsProcessor: FrameWiseProcessing {
+    /// Whether every processor the options ask for works frame by frame.
+    public var processesFramesIndependently: Bool { processors.processFramesIndependently }
+}

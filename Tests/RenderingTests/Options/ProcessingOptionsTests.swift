@@ -1,4 +1,4 @@
-import Imago
+import ImagoRendering
 import Testing
 
 @Suite struct ProcessingOptionsTests {
@@ -103,7 +103,7 @@ import Testing
 
     @Test func theTableHasEveryKeyOnceInCanonicalOrder() throws {
         #expect(
-            ProcessingOptions.table.map(\.key) == [
+            ProcessingOptions.grammar.rows.map(\.name) == [
                 "w", "h", "fit", "enlarge", "f", "q", "frame", "dpr", "trim", "crop", "g", "rot", "flip", "pad", "ext",
                 "bg", "blur", "sharpen", "wm", "gray", "bright", "contrast", "round", "pr", "maxb", "exp", "strip",
             ])
