@@ -33,7 +33,6 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case let failure as ServeFailure: self = failure
         case let option as OptionError: self.init(400, option.message)
-        case let exceeded as ProcessingOptions.MaxBytesExceeded: self.init(422, "option \(exceeded)")
         case let request as RequestError: self.init(request)
         case let error as ImagoError: self.init(loading: error)
         default: self.init(loading: ImagoError.wrapping(error))

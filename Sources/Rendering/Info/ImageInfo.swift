@@ -56,25 +56,20 @@ public struct ImageInfo: Sendable, Hashable {
         ])
     }
 
-    /// Loads `url` with `loader` and reports on it after `processors`: the image is decoded as stored (so its EXIF
-    /// orientation is seen), turned upright and processed on the compute threads.
-    public static func load(
-        _ request: ImageRequest, processors: [any ImageProcessor], loader: ImageLoader
-    ) async throws -> ImageInfo {
-        var request = request
-        request.processors = []
-        request.appliesOrientation = false
-        request.decodeOptions.frames = .all
-        let response = try await loader.image(for: request)
-        let image = response.image
-        var info = try await WorkExecutor.compute.run {
-            let upright = try OrientationProcessor().process(image)
-            let processed = try processors.reduce(upright) { try $1.process($0) }
-            return try ImageInfo(
-                image: processed, orientation: image.orientation,
-                bytes: image.encodedSize > 0 ? image.encodedSize : response.metrics.byteCount)
+    /// The information of a decoded render (`RenderOutput.decoded()`): its processed image, the source's
+    /// orientation and size. Computing the hashes is CPU-bound: call it off the cooperative pool.
+    public init(rendered result: RenderResult) throws {
+        guard let image = result.image else {
+            throw ImagoError(.processingFailed, "no image to describe: the render was encoded, not decoded")
         }
-        info.sourceLastModified = response.sourceLastModified
-        return info
+        try self.init(image: image, orientation: result.sourceOrientation, bytes: result.sourceByteCount)
+        sourceLastModified = result.sourceLastModified
+    }
+
+    /// Renders `request`'s source with `loader` (decoded, processed by its processors, never encoded) and
+    /// reports on it.
+    public static func load(_ request: ImageRequest, loader: ImageLoader) async throws -> ImageInfo {
+        let result = try await loader.render(RenderRequest(image: request, output: .decoded()))
+        return try await WorkExecutor.compute.run { try ImageInfo(rendered: result) }
     }
 }
