@@ -27,6 +27,11 @@ let cases: [() throws -> BenchmarkCase] = [
     CacheTierBenchmark.networkFetch,
 ]
 
+// `imago-bench encoder-memory [FORMAT…]`: each encoder's peak memory per output megapixel (issue 33).
+if CommandLine.arguments.dropFirst().first == "encoder-memory" {
+    try EncoderMemoryBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
 if CommandLine.arguments.dropFirst().first == "transports" {
     try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
