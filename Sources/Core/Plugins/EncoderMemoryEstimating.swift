@@ -16,3 +16,28 @@ extension ImageEncoder {
         return 4 * size.width * size.height * Swift.max(frames, 1)
     }
 }
+
+/// An encoder's memory as measured: a fixed part, a part per output pixel, and for an animation a part per pixel of
+/// every frame after the first (the compressed frames the encoder keeps until it finishes).
+public struct EncoderMemoryModel: Sendable, Hashable {
+    /// Bytes whatever the size.
+    public var fixed: Int
+    /// Bytes per pixel of one frame.
+    public var perPixel: Double
+    /// Bytes per pixel of each frame after the first.
+    public var perFollowingFramePixel: Double
+
+    /// A model of `fixedMiB` MiB plus `perPixel` bytes a pixel (and `perFollowingFramePixel` for animations).
+    public init(fixedMiB: Double, perPixel: Double, perFollowingFramePixel: Double = 0) {
+        fixed = Int(fixedMiB * 1_048_576)
+        self.perPixel = perPixel
+        self.perFollowingFramePixel = perFollowingFramePixel
+    }
+
+    /// The peak bytes for `frames` frames of `size`.
+    public func bytes(for size: PixelSize, frames: Int) -> Int {
+        let pixels = Double(size.width) * Double(size.height)
+        let total = Double(fixed) + perPixel * pixels + perFollowingFramePixel * pixels * Double(max(frames, 1) - 1)
+        return total < Double(Int.max / 2) ? Int(total.rounded(.up)) : Int.max / 2
+    }
+}

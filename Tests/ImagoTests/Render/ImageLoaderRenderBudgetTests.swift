@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func anEncoderThatCanNeverFitTheBudgetIsRefusedNamingIt() async throws {
-        let rig = RenderRig(pixelBudget: 1 << 20)
+        let rig = RenderRig(pixelBudget: 4 << 20)
         let png = try PNGCodec().encode(
             DecodedImage(raster: try Raster(width: 40, height: 30, fill: RGBA(9, 9, 9)), format: .png))
         // 40×30 pixels enlarged to 1000×1000: the encoder alone would need more than the whole budget.
@@ -49,10 +49,10 @@ import Testing
         }
         #expect(error?.kind == .limitExceeded)
         #expect(error?.reason.contains("the jxl encoder for 1000x1000 needs about") == true, "\(error?.reason ?? "")")
-        #expect(error?.reason.contains("pixel memory budget of 1 MiB") == true)
+        #expect(error?.reason.contains("pixel memory budget of 4 MiB") == true)
         #expect(rig.loader.pixelBudget.usedBytes == 0, "nothing is left reserved")
         // A small output fits, and waits its turn while the budget is spent.
-        let held = try await rig.loader.pixelBudget.reserve(bytes: 1 << 20)
+        let held = try await rig.loader.pixelBudget.reserve(bytes: 4 << 20)
         let render = Task { try await rig.render(png, to: .png) }
         try await eventually { rig.loader.pixelBudget.waitingCount == 1 }
         #expect(rig.loader.pixelBudget.waitingCount == 1, "the render waits while the budget is spent")
@@ -63,8 +63,8 @@ import Testing
 
     @Test func aStreamedConversionWaitsItsTurnInThePixelBudget() async throws {
         let gif = try GIFCodec().encode(try AnimationFixtures.animation(frames: 5))
-        let rig = RenderRig(pixelBudget: 1 << 20)
-        let held = try await rig.loader.pixelBudget.reserve(bytes: 1 << 20)
+        let rig = RenderRig(pixelBudget: 4 << 20)
+        let held = try await rig.loader.pixelBudget.reserve(bytes: 4 << 20)
         let conversion = Task { try await rig.render(gif, to: .webp) }
         try await eventually { rig.loader.pixelBudget.waitingCount == 1 }
         #expect(rig.loader.pixelBudget.waitingCount == 1, "the conversion waits while the budget is spent")
@@ -101,5 +101,31 @@ import Testing
         first.release()
         let error = await #expect(throws: ImagoError.self) { try await render.value }
         #expect(error?.kind == .cancelled && second.processed == 0)
+    }
+}
+
+/// The encoders' measured memory (`imago-bench encoder-memory`), as the render reserves it.
+@Suite struct EncoderMemoryEstimateTests {
+    @Test func everyBuiltInEncoderEstimatesAndTheEstimatesGrowWithThePixels() throws {
+        let registry = PluginRegistry.standard()
+        let size = PixelSize(width: 4000, height: 3000)
+        var estimates: [String: Int] = [:]
+        for name in ["jpeg", "png", "webp", "gif", "avif", "heic", "jxl"] {
+            let encoder = try #require(registry.encoder(for: ImageFormat(name)))
+            #expect(encoder is any EncoderMemoryEstimating, "\(name) gives no estimate")
+            let estimate = encoder.memoryEstimate(for: size, frames: 1, options: .default)
+            #expect(
+                estimate > encoder.memoryEstimate(for: PixelSize(width: 400, height: 300), frames: 1, options: .default)
+            )
+            estimates[name] = estimate >> 20
+        }
+        // The measured order at 12 MP: libjpeg-turbo's rows, libpng's rows and zlib, then the whole-image encoders.
+        #expect(estimates["jpeg"]! < estimates["png"]! && estimates["png"]! < estimates["webp"]!)
+        #expect(estimates["avif"]! < estimates["heic"]! && estimates["heic"]! < estimates["jxl"]!)
+        // An animation's encoder keeps the frames it compressed.
+        let webp = try #require(registry.encoder(for: .webp))
+        #expect(
+            webp.memoryEstimate(for: PixelSize(width: 500, height: 500), frames: 40, options: .default)
+                > webp.memoryEstimate(for: PixelSize(width: 500, height: 500), frames: 20, options: .default))
     }
 }
