@@ -97,17 +97,28 @@ extension ImageLoader {
                 if image.appliesOrientation { processors.insert(OrientationProcessor(), at: 0) }
             }
             let frozen = decodeRequest
-            let decoded = try await decodeTasks.value(
-                for: DecodeWorkKey(frozen), priority: PriorityBox(image.priority), sink: sink
-            ) { work in
-                try await self.decodeStage.decode(data, for: frozen, priority: work, sink: work.sink)
+            // All the render holds (the decode, the processed pixels, the encoder's memory) is reserved at once,
+            // before the work, when the header and the processors tell the sizes: it waits its turn, or is refused
+            // when it could never fit, and it never waits while holding part of it.
+            let ahead = try await reserveAhead(request, plan: plan, data: data, image: frozen, processors: processors)
+            let decoded: DecodedResult
+            if ahead != nil {
+                decoded = try await decodeStage.decode(
+                    data, for: frozen, priority: PriorityBox(image.priority), sink: sink, budgeted: true)
+            } else {
+                decoded = try await decodeTasks.value(
+                    for: DecodeWorkKey(frozen), priority: PriorityBox(image.priority), sink: sink
+                ) { work in
+                    try await self.decodeStage.decode(data, for: frozen, priority: work, sink: work.sink)
+                }
             }
             let processed = try await process(decoded.image, with: processors, priority: image.priority, sink: sink)
-            // The processed pixels are held in the budget until the output is written.
-            let reservation = processors.isEmpty ? decoded.reservation : pixelBudget.reserveNow(bytes: processed.cost)
+            let reservation =
+                ahead ?? (processors.isEmpty ? decoded.reservation : pixelBudget.reserveNow(bytes: processed.cost))
             defer { reservation?.release() }
             var finished = try await finish(
-                request, image: processed, plan: plan, origin: bytes.origin, bytes: bytes, sink: sink)
+                request, image: processed, plan: plan, origin: bytes.origin, bytes: bytes, sink: sink,
+                encoderReserved: ahead != nil)
             finished.sourceOrientation = decoded.image.orientation
             (result, shown) = (finished, processed)
         }
@@ -143,11 +154,35 @@ extension ImageLoader {
         }
     }
 
+    /// Reserves everything rendering `data` holds at its peak: the decode (from the header), the processed pixels
+    /// (the size the processors predict) and the encoder's memory for them; nil when the header or the processors
+    /// cannot tell, or for a decoded render (then each is charged when it happens, without waiting).
+    private func reserveAhead(
+        _ request: RenderRequest, plan: RenderPlan, data: Data, image: ImageRequest, processors: [any ImageProcessor]
+    ) async throws -> PixelMemoryBudget.Reservation? {
+        let options = decodeStage.decodeOptions(for: image)
+        guard request.output.kind == .encoded, let encoder = plan.encoder,
+            let geometry = (plan.decoder as? any DecodedSizeEstimating)?.decodedGeometry(data, options: options),
+            let decodeBytes = geometry.byteCount,
+            let size = processors.predictedOutputSize(for: image.appliesOrientation ? geometry.upright : geometry.size)
+        else { return nil }
+        let kept = request.output.frame != nil ? 1 : geometry.frames
+        let encoded = request.output.options.allFrames && kept > 1 && encoder.supportsAnimation ? kept : 1
+        let processed = processors.isEmpty ? 0 : 4 * size.width * size.height * kept
+        let bytes =
+            decodeBytes + processed
+            + encoder.memoryEstimate(for: size, frames: encoded, options: request.output.options)
+        return try await pixelBudget.reserve(
+            bytes: bytes,
+            refusingOverCapacityFor: Self.encoding(plan.format, size, frames: encoded)
+                + ", with the decoded and processed images,")
+    }
+
     /// A whole image's output: the image itself for a decoded render; else one frame picked when asked, the
-    /// encoder's memory reserved, and the encode (lowering the quality for `maxBytes`).
+    /// encoder's memory reserved (unless `encoderReserved`), and the encode (lowering the quality for `maxBytes`).
     func finish(
         _ request: RenderRequest, image: DecodedImage, plan: RenderPlan?, origin: ImageOrigin, bytes: FetchedBytes?,
-        sink: LoadEventSink?
+        sink: LoadEventSink?, encoderReserved: Bool = false
     ) async throws -> RenderResult {
         let output = request.output
         var image = image
@@ -173,10 +208,14 @@ extension ImageLoader {
         options.allFrames = options.allFrames && image.frames.count > 1
         let frames = options.allFrames && encoder.supportsAnimation ? image.frames.count : 1
         let size = PixelSize(width: image.width, height: image.height)
-        let needed = encoder.memoryEstimate(for: size, frames: frames, options: options)
-        let reservation = try await pixelBudget.reserve(
-            bytes: needed, refusingOverCapacityFor: Self.encoding(format, size, frames: frames))
-        defer { reservation.release() }
+        // Charged now, without waiting: this render holds its decoded pixels already.
+        let reservation =
+            encoderReserved
+            ? nil
+            : try pixelBudget.reserveNow(
+                bytes: encoder.memoryEstimate(for: size, frames: frames, options: options),
+                refusingOverCapacityFor: Self.encoding(format, size, frames: frames))
+        defer { reservation?.release() }
         let (frozen, settings, maxBytes, spelling) = (image, options, output.maxBytes, output.maxBytesSpelling)
         result.data = try await StopFlag.computing { stop in
             try stop.check()

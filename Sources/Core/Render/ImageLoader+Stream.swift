@@ -15,13 +15,22 @@ extension ImageLoader {
             let encoder = plan.encoder as? any AnimatedImageEncoding
         else { throw ImagoError(.encodingFailed(format: plan.format), "\(plan.format) cannot stream") }
         let canvas = animation.canvasSize
-        let canvases = try await pixelBudget.reserve(
-            bytes: 3 * 4 * canvas.width * canvas.height,
-            refusingOverCapacityFor: "streaming \(animation.frameCount) frames of \(canvas)")
-        defer { canvases.release() }
         var settings = request.output.options
         if let quality = request.output.qualities[plan.format] { settings.quality = quality }
         let options = settings
+        // The canvases (the one composited, the one kept for disposal, the frame handed on) and, when the
+        // processors tell the output's size (frames turned or not), the encoder's memory: reserved at once.
+        let outputs = [canvas, PixelSize(width: canvas.height, height: canvas.width)].compactMap {
+            image.processors.predictedOutputSize(for: $0)
+        }
+        let encoderBytes =
+            outputs.count == 2
+            ? outputs.map { encoder.memoryEstimate(for: $0, frames: animation.frameCount, options: options) }.max()
+            : nil
+        let reserved = try await pixelBudget.reserve(
+            bytes: 3 * 4 * canvas.width * canvas.height + (encoderBytes ?? 0),
+            refusingOverCapacityFor: "streaming \(animation.frameCount) frames of \(canvas) into \(plan.format)")
+        defer { reserved.release() }
         let queuedSince = ContinuousClock.now
         let (data, processors) = (bytes.data, image.processors)
         return try await decodeLimiter.withSlot(priority: PriorityBox(image.priority)) {
@@ -33,12 +42,16 @@ extension ImageLoader {
                     data, decoder: decoder, limits: limits, processors: processors,
                     appliesOrientation: image.appliesOrientation, stop: stop)
             }
+            // Processors that could not tell: the encoder's memory charged now, without waiting (the canvases are
+            // held already).
             let size = PixelSize(width: session.first.raster.width, height: session.first.raster.height)
-            let needed = encoder.memoryEstimate(for: size, frames: animation.frameCount, options: options)
-            let reservation = try await pixelBudget.reserve(
-                bytes: needed,
-                refusingOverCapacityFor: Self.encoding(plan.format, size, frames: animation.frameCount))
-            defer { reservation.release() }
+            let reservation =
+                encoderBytes != nil
+                ? nil
+                : try pixelBudget.reserveNow(
+                    bytes: encoder.memoryEstimate(for: size, frames: animation.frameCount, options: options),
+                    refusingOverCapacityFor: Self.encoding(plan.format, size, frames: animation.frameCount))
+            defer { reservation?.release() }
             let written = try await StopFlag.computing { stop in
                 try session.encode(with: encoder, options: options, maxFrames: limits.maxFrames, stop: stop)
             }

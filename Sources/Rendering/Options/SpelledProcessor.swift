@@ -2,7 +2,7 @@
 /// (`option "crop=500:500:10:10": the crop region … has nothing inside the 400x300 image`) instead of the
 /// processor's identifier. Otherwise it is the processor: same identifier (so the same cache keys), same decode
 /// size and frame-by-frame behaviour.
-struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing {
+struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing, OutputSizePredicting {
     let processor: any ImageProcessor
     /// The option as written.
     let option: String
@@ -15,6 +15,10 @@ struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing
     var identifier: String { processor.identifier }
 
     var decodeSizeNeed: DecodeSizeNeed { (processor as? any SizeAwareProcessor)?.decodeSizeNeed ?? .fullSize }
+
+    func predictedOutputSize(for size: PixelSize) -> PixelSize? {
+        (processor as? any OutputSizePredicting)?.predictedOutputSize(for: size)
+    }
 
     var processesFramesIndependently: Bool {
         (processor as? any FrameWiseProcessing)?.processesFramesIndependently ?? false

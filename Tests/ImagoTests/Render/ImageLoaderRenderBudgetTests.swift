@@ -48,7 +48,10 @@ import Testing
             try await rig.render(png, to: .jxl, processors: [enlarge])
         }
         #expect(error?.kind == .limitExceeded)
-        #expect(error?.reason.contains("the jxl encoder for 1000x1000 needs about") == true, "\(error?.reason ?? "")")
+        #expect(
+            error?.reason.hasPrefix("the jxl encoder for 1000x1000") == true, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("needs about") == true)
+        #expect(rig.loader.statistics.decodes == 0, "refused before the work: nothing was decoded")
         #expect(error?.reason.contains("pixel memory budget of 4 MiB") == true)
         #expect(rig.loader.pixelBudget.usedBytes == 0, "nothing is left reserved")
         // A small output fits, and waits its turn while the budget is spent.
@@ -58,6 +61,31 @@ import Testing
         #expect(rig.loader.pixelBudget.waitingCount == 1, "the render waits while the budget is spent")
         held.release()
         #expect(try await render.value.format == .png)
+        #expect(rig.loader.pixelBudget.usedBytes == 0)
+    }
+
+    @Test func rendersThatCannotRunTogetherTakeTurnsInsteadOfWaitingForEachOther() async throws {
+        // Each needs about 24 MB at its peak (the decode, 2000×2000 processed pixels, the PNG encoder): one fits in
+        // the 40 MiB budget, two do not. Reserved all at once before the work, the second waits for the first; had
+        // each waited for its encoder's share while holding its processed pixels, both would wait for ever.
+        let rig = RenderRig(pixelBudget: 40 << 20)
+        let small = try PNGCodec().encode(
+            DecodedImage(raster: try Raster(width: 100, height: 100, fill: RGBA(3, 4, 5)), format: .png))
+        let enlarge = ResizeProcessor(width: 2000, height: 2000, mode: .fill, upscale: true)
+        let renders = (0..<2).map { index in
+            Task { try await rig.render(small, to: .png, processors: [enlarge, CountingProcessor()]) }
+        }
+        let finished = Task {
+            for render in renders { _ = try await render.value }
+            return true
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(240))
+            for render in renders { render.cancel() }
+        }
+        let done = (try? await finished.value) == true
+        watchdog.cancel()
+        #expect(done, "both renders finished")
         #expect(rig.loader.pixelBudget.usedBytes == 0)
     }
 
