@@ -50,7 +50,12 @@ case ,$servers, in *,imago,*) swift build -c release --product imago >&2 ;; esac
 
 free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for() { for _ in $(seq 1 150); do curl -sf -o /dev/null "$1" && return 0; sleep 0.2; done; echo "no answer: $1" >&2; return 1; }
-tree() { echo "$1" $(pgrep -P "$1" || true); }
+# A process and all its descendants (gunicorn's and thumbor's workers).
+tree() {
+    local child
+    echo "$1"
+    for child in $(pgrep -P "$1" || true); do tree "$child"; done
+}
 # Sum over a process tree of an awk program's output on /proc/PID/FILE.
 tree_sum() {
     local total=0 pid value
@@ -65,10 +70,14 @@ tree_sum() {
 cpu_ticks() { tree_sum "$1" stat '{sub(/^.*\) /, ""); print $12 + $13 + $14 + $15}'; }
 peak_rss_kb() { tree_sum "$1" status '/VmHWM/ {print $2}'; }
 # Writing 5 to clear_refs resets a process's peak RSS to its current RSS, so each run reports its own peak.
-reset_peaks() { for pid in $(tree "$1"); do echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true; done; }
+reset_peaks() {
+    local pid
+    for pid in $(tree "$1"); do echo 5 >"/proc/$pid/clear_refs" 2>/dev/null || true; done
+}
 
 pids=()
 stop_all() {
+    local pid
     for pid in "${pids[@]}"; do kill -KILL $(tree "$pid") 2>/dev/null || true; done
     wait 2>/dev/null || true
 }
@@ -179,19 +188,19 @@ for round in $(seq 1 "$rounds"); do
         for level in $levels; do
             for server in ${servers//,/ }; do
                 [ "${works[$server/$format]}" = 1 ] || continue
-                pid=${pid_of[$server]}
+                server_pid=${pid_of[$server]}
                 url=http://127.0.0.1:${port_of[$server]}
                 args=(-t "$cores" -c "$level" -s Scripts/bench/paths.lua "$url" -- "$(prefix_of "$server" "$format")"
                     ".$(extension_of "$format")" "$names")
                 wrk -d "${warmup}s" --timeout 30s "${args[@]}" >/dev/null
-                reset_peaks "$pid"
-                before=$(cpu_ticks "$pid")
+                reset_peaks "$server_pid"
+                before=$(cpu_ticks "$server_pid")
                 result=$(wrk -d "${seconds}s" --timeout 30s "${args[@]}" | grep RESULT)
-                after=$(cpu_ticks "$pid")
+                after=$(cpu_ticks "$server_pid")
                 requests=$(field "$result" requests)
                 cpu=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
                     'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1000 / n : 0) }')
-                rss=$(($(peak_rss_kb "$pid") / 1024))
+                rss=$(($(peak_rss_kb "$server_pid") / 1024))
                 errors=$(($(field "$result" errors) + $(field "$result" non2xx)))
                 echo -e "$round\t$server\t$format\t$level\t$(field "$result" rps)\t$(field "$result" p50)\t$(field "$result" p95)\t$(field "$result" p99)\t$requests\t$errors\t$cpu\t$rss" \
                     | tee -a "$run/results.tsv" >&2
