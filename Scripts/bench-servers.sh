@@ -8,8 +8,10 @@
 # mean output bytes and DSSIM against a Lanczos3 reference resize (Scripts/bench/report.py), and the issue's targets.
 #
 #   Scripts/bench-servers.sh [--quick] [--rounds N] [--seconds S] [--servers imago,vips,thumbor]
-#                            [--formats jpeg,png,webp,avif] [--photos DIR]
+#                            [--formats jpeg,png,webp,avif] [--photos DIR] [--imago-codecs JSON]
 #
+# --imago-codecs sets imago's "codecs" list, to try codec settings (e.g. '["png", "jpeg", "gif", {"name": "webp",
+# "settings": {"method": 2}}, "avif"]').
 # Default: 3 rounds of 20 s per server, format and concurrency (about 35 minutes on 2 cores, photo set built);
 # --quick: 1 round of 5 s (about 5 minutes). Needs Scripts/setup.sh (nginx, wrk, libvips, the wallpapers, thumbor's
 # and the libvips service's virtual environments). Work files: ${IMAGO_BENCH_DIR:-/tmp/imago-bench-servers}; each
@@ -17,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-rounds=3 seconds=20 warmup=2
+rounds=3 seconds=20 warmup=2 imago_codecs=
 servers=imago,vips,thumbor formats=jpeg,png,webp,avif
 work=${IMAGO_BENCH_DIR:-/tmp/imago-bench-servers}
 photos=$work/photos
@@ -29,7 +31,8 @@ while [ $# -gt 0 ]; do
         --servers) servers=$2; shift ;;
         --formats) formats=$2; shift ;;
         --photos) photos=$2; shift ;;
-        *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+        --imago-codecs) imago_codecs=$2; shift ;;
+        *) sed -n '2,20p' "$0" >&2; exit 2 ;;
     esac
     shift
 done
@@ -116,7 +119,7 @@ for server in ${servers//,/ }; do
     case $server in
         imago)
             cat >"$run/imago.json" <<EOF
-{"imageCache": null, "dataCache": null,
+{"imageCache": null, "dataCache": null,${imago_codecs:+ "codecs": $imago_codecs,}
  "serve": {"listen": "127.0.0.1:$port", "allowedSources": ["$origin/"], "allowPrivateAddresses": true,
            "resultCacheBytes": 0}}
 EOF
