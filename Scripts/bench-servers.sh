@@ -81,6 +81,7 @@ reset_peaks() {
 pids=()
 stop_all() {
     local pid
+    exec 2>/dev/null  # the shell's own "Killed" notes for its children
     for pid in "${pids[@]}"; do kill -KILL $(tree "$pid") 2>/dev/null || true; done
     wait 2>/dev/null || true
 }
