@@ -9,8 +9,9 @@ extension JPEGCodec {
         var fast: Bool
     }
 
-    /// The smallest DCT scale, in eighths (1/8 to 4/8, else 8/8), whose output still covers `options`' target size, and whether the output
-    /// is shrunk further (then the fast IDCT and plain upsampling cost nothing visible, as in Pillow's draft mode).
+    /// The smallest DCT scale, in eighths (1/8 to 4/8, else 8/8), whose output still covers `options`' target size,
+    /// and whether the output is shrunk further (then the fast IDCT and plain upsampling cost nothing visible, as in
+    /// Pillow's draft mode).
     /// A full-size, full-quality decode without a target or with `scaledDecoding` off. `width` × `height` is the
     /// stored size and `orientation` the EXIF one (reported, not applied), so an upright target is compared with
     /// the upright size.

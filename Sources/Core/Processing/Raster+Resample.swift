@@ -4,9 +4,9 @@
 ///
 /// Large reductions first average whole blocks of pixels (area averaging, exact and cheap), then run the filter
 /// over a span at most about three times the output (two to four for Lanczos3), which keeps the filter short
-/// without aliasing. Output rows are
-/// made one at a time: the source rows an output row reads are resampled horizontally (each once, into a small ring
-/// that stays in the cache), then summed vertically; both passes read memory in order.
+/// without aliasing. Output rows are made one at a time: the source rows an output row reads are resampled
+/// horizontally (each once, into a small ring that stays in the cache), then summed vertically; both passes read
+/// memory in order.
 extension Raster {
     /// Resamples the source rectangle (`x`, `y`, `width`, `height`, in possibly fractional pixels) to
     /// `outputWidth` × `outputHeight` with `filter`; `premultiply` is false only when every pixel is opaque.
