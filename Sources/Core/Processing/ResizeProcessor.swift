@@ -22,7 +22,7 @@ public struct ResizeProcessor: ImageProcessor {
 
     /// Creates a resize to `size`.
     public init(
-        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
+        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .lanczos3
     ) {
         self.size = size
         self.contentMode = mode
@@ -33,7 +33,7 @@ public struct ResizeProcessor: ImageProcessor {
     /// Creates a resize to `width` × `height`.
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
-        filter: ResizeFilter = .catmullRom
+        filter: ResizeFilter = .lanczos3
     ) {
         self.init(
             size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
@@ -42,7 +42,7 @@ public struct ResizeProcessor: ImageProcessor {
     /// Creates a resize to `width` × `height` whose `.fill` window is placed by `gravity`.
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
-        filter: ResizeFilter = .catmullRom, gravity: Gravity
+        filter: ResizeFilter = .lanczos3, gravity: Gravity
     ) {
         self.init(
             size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)

@@ -12,7 +12,7 @@ public struct StretchProcessor: ImageProcessor {
     public var limits: DecodeLimits = .default
 
     /// Creates a stretch to `width` × `height`.
-    public init(width: Int, height: Int, upscale: Bool = false, filter: ResizeFilter = .catmullRom) {
+    public init(width: Int, height: Int, upscale: Bool = false, filter: ResizeFilter = .lanczos3) {
         self.size = PixelSize(width: width, height: height)
         self.upscale = upscale
         self.filter = filter
