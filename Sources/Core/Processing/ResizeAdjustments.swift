@@ -179,20 +179,13 @@ public struct ResizeAdjustments: Sendable, Hashable {
     }
 
     /// The offset of a fill's window origin, in pixels of the source, for `gravity` and scales `scaleX`, `scaleY`
-    /// of a `width` × `height` source.
+    /// of a `width` × `height` source (output pixels are 1 / scale source pixels; fractions are of the side).
     func originShift(
         for gravity: Gravity, scaleX: Double, scaleY: Double, width: Int, height: Int
     ) -> (x: Double, y: Double) {
         guard offset != (0, 0) else { return (0, 0) }
-        switch gravity {
-        case .focusPoint, .smart: return (0, 0)
-        default: break
-        }
-        // Output pixels when 1 or more, else a fraction of the scaled side; in source pixels either way.
-        let shiftX = abs(offset.x) >= 1 ? offset.x / scaleX : offset.x * Double(width)
-        let shiftY = abs(offset.y) >= 1 ? offset.y / scaleY : offset.y * Double(height)
-        let (anchorX, anchorY) = gravity.anchor
-        return (anchorX == 1 ? -shiftX : shiftX, anchorY == 1 ? -shiftY : shiftY)
+        return gravity.offsetShift(
+            offset, pixelScale: (1 / scaleX, 1 / scaleY), side: (Double(width), Double(height)))
     }
 }
 
