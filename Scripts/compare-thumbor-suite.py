@@ -19,7 +19,7 @@ then a last line `{"tally": …}`. The Swift test (ThumborSuiteTests) holds the 
 
 Usage: Scripts/compare-thumbor-suite.py --imago .build/debug/imago [--only ID-PREFIX]
 """
-import argparse, importlib.util, io, json, math, os, shutil, signal, subprocess, sys, tempfile
+import argparse, importlib.util, json, math, os, shutil, subprocess, sys, tempfile
 
 import numpy
 from PIL import Image
@@ -332,13 +332,7 @@ def main():
             results.append(run_case(case_id, path, rule, thumbor_port, imago_port))
             print(json.dumps(results[-1]), flush=True)
     finally:
-        for process in (thumbor, imago):
-            if process is not None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        compare.stop(thumbor, imago)
         shutil.rmtree(work, ignore_errors=True)
     passed = sum(1 for result in results if result["passed"])
     print(json.dumps({"tally": {"cases": len(results), "passed": passed, "failed": len(results) - passed}}))

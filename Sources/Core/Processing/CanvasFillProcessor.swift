@@ -121,12 +121,7 @@ extension Raster {
             try top.withUnsafeBytes { source in
                 try Raster(width: width, height: height) { target in
                     let rowBytes = width * 4
-                    for row in 0..<height {
-                        UnsafeMutableRawBufferPointer(rebasing: target[(row * rowBytes)..<((row + 1) * rowBytes)])
-                            .copyMemory(
-                                from: UnsafeRawBufferPointer(
-                                    rebasing: base[(row * bytesPerRow)..<(row * bytesPerRow + rowBytes)]))
-                    }
+                    copyRows(from: base, into: target)
                     for row in stride(from: max(0, y), to: min(height, y + top.height), by: 1) {
                         for column in stride(from: max(0, x), to: min(width, x + top.width), by: 1) {
                             let to = row * rowBytes + column * 4

@@ -24,11 +24,7 @@ public struct ChannelShiftProcessor: ImageProcessor {
             (0...255).map { UInt8(clamping: $0 + 255 * amount / 100) }
         }
         return try image.mappingRasters { raster in
-            try raster.mappingPixels { pixels, offset in
-                for channel in 0..<3 {
-                    pixels[offset + channel] = tables[channel][Int(pixels[offset + channel])]
-                }
-            }
+            try raster.mappingColours(through: tables)
         }
     }
 }

@@ -29,11 +29,7 @@ public struct ColorizeProcessor: ImageProcessor {
             }
         }
         return try image.mappingRasters { raster in
-            try raster.mappingPixels { pixels, offset in
-                for channel in 0..<3 {
-                    pixels[offset + channel] = tables[channel][Int(pixels[offset + channel])]
-                }
-            }
+            try raster.mappingColours(through: tables)
         }
     }
 }

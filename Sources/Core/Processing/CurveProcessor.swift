@@ -35,11 +35,7 @@ public struct CurveProcessor: ImageProcessor {
         let common = Self.table(all)
         let tables = [red, green, blue].map { Self.table($0).map { common[Int($0)] } }
         return try image.mappingRasters { raster in
-            try raster.mappingPixels { pixels, offset in
-                for channel in 0..<3 {
-                    pixels[offset + channel] = tables[channel][Int(pixels[offset + channel])]
-                }
-            }
+            try raster.mappingColours(through: tables)
         }
     }
 

@@ -13,11 +13,7 @@ public struct EqualizeProcessor: ImageProcessor {
     public func process(_ image: DecodedImage) throws -> DecodedImage {
         try image.mappingRasters { raster in
             let tables = Self.tables(for: raster)
-            return try raster.mappingPixels { pixels, offset in
-                for channel in 0..<3 {
-                    pixels[offset + channel] = tables[channel][Int(pixels[offset + channel])]
-                }
-            }
+            return try raster.mappingColours(through: tables)
         }
     }
 

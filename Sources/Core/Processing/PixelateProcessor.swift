@@ -43,12 +43,7 @@ extension Raster {
         return try withUnsafeBytes { source in
             try Raster(width: width, height: height) { target in
                 let rowBytes = width * 4
-                for y in 0..<height {
-                    UnsafeMutableRawBufferPointer(rebasing: target[(y * rowBytes)..<((y + 1) * rowBytes)])
-                        .copyMemory(
-                            from: UnsafeRawBufferPointer(
-                                rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)]))
-                }
+                copyRows(from: source, into: target)
                 for blockTop in stride(from: top, to: bottom, by: blockSize) {
                     for blockLeft in stride(from: left, to: right, by: blockSize) {
                         // Sums of premultiplied colours and of alpha, reading the untouched source.
