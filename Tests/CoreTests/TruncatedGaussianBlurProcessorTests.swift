@@ -27,6 +27,10 @@ import Testing
         #expect(wide.radius == 150 && wide.sigma == 500)
         #expect(wide.identifier == "gaussian-blur(150,500.0)")
         #expect(throws: ImagoError.self) { try TruncatedGaussianBlurProcessor(radius: 0) }
+        // 3000 × 1200 × 301 taps is over the work limit: refused before the first pass.
+        let large = TestImages.image(try Raster(width: 3000, height: 1200, fill: RGBA(1, 2, 3)), hasAlpha: false)
+        let error = #expect(throws: ImagoError.self) { try wide.process(large) }
+        #expect(error?.kind == .limitExceeded)
         #expect(throws: ImagoError.self) { try TruncatedGaussianBlurProcessor(radius: 3, sigma: 0) }
     }
 }

@@ -5,6 +5,9 @@
 public struct ConvolutionProcessor: ImageProcessor {
     /// The most entries a kernel may have (11 × 11): the work is entries × pixels.
     public static let maxEntries = 121
+    /// The most multiply-adds one channel of one frame may take (pixels × kernel entries), checked before the work
+    /// starts: a 3 × 3 kernel covers 100 megapixels, an 11 × 11 one about 8.
+    public static let maxWork = 1_000_000_000
 
     /// The kernel, row by row.
     public let kernel: [Double]
@@ -39,6 +42,7 @@ public struct ConvolutionProcessor: ImageProcessor {
         let sum = kernel.reduce(0, +)
         let weights = normalize && sum != 0 ? kernel.map { $0 / sum } : kernel
         let channels = image.hasAlpha ? 4 : 3
+        try Self.checkWork(width: image.width, height: image.height, taps: kernel.count, what: identifier)
         return try image.mappingRasters {
             try Self.convolve($0, weights: weights, columns: columns, channels: channels)
         }
@@ -74,6 +78,17 @@ public struct ConvolutionProcessor: ImageProcessor {
                     }
                 }
             }
+        }
+    }
+
+    /// Throws `limitExceeded` when `width` × `height` × `taps` is over `maxWork`.
+    static func checkWork(width: Int, height: Int, taps: Int, what: String) throws {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (work, workOverflow) = pixels.multipliedReportingOverflow(by: taps)
+        guard !overflow, !workOverflow, work <= maxWork else {
+            throw ImagoError(
+                .limitExceeded,
+                "too large: \(what) of a \(width)x\(height) image takes more than \(maxWork) operations a channel")
         }
     }
 

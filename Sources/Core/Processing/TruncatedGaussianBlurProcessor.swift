@@ -6,7 +6,9 @@ import Foundation
 /// sigma is the radius, so its kernel stops at one sigma and blurs about half as wide as a full Gaussian of that
 /// sigma (`BlurProcessor`). Alpha is blurred too for images with alpha, unpremultiplied, as thumbor does.
 ///
-/// The work is `2 × (2 × radius + 1)` multiplications a channel and pixel; the radius is at most 150, as in thumbor.
+/// The work is `2 × (2 × radius + 1)` multiplications a channel and pixel; the radius is at most 150, as in thumbor,
+/// and a pass may take at most `ConvolutionProcessor.maxWork` (a radius of 150 covers about 3 megapixels, one of 10
+/// about 24), checked before it starts.
 public struct TruncatedGaussianBlurProcessor: ImageProcessor {
     /// The widest radius (thumbor's `MAX_RADIUS`).
     public static let maxRadius = 150
@@ -40,6 +42,8 @@ public struct TruncatedGaussianBlurProcessor: ImageProcessor {
     public func process(_ image: DecodedImage) throws -> DecodedImage {
         let kernel = self.kernel
         let channels = image.hasAlpha ? 4 : 3
+        try ConvolutionProcessor.checkWork(
+            width: image.width, height: image.height, taps: kernel.count, what: identifier)
         return try image.mappingRasters { raster in
             let across = try ConvolutionProcessor.convolve(
                 raster, weights: kernel, columns: kernel.count, channels: channels)
