@@ -61,6 +61,12 @@ enum InfoCommand: Command {
         let profile: JSONOutput = info.iccProfile.map { .string($0) } ?? .null
         let frames = animation?.frameCount ?? info.frames
         let loopCount = animation?.loopCount ?? image.loopCount
+        // Every frame's duration when every frame was decoded; an animation described from its first frame has
+        // only its total (from the file's structure), never a list shorter than its frames.
+        let decodedEveryFrame = info.frames == frames
+        let durations: JSONOutput =
+            decodedEveryFrame ? .array(info.durations.map { JSONOutput.rounded($0, digits: 4) }) : .null
+        let total = animation?.totalDuration ?? info.durations.reduce(0, +)
         return .object([
             ("source", .string(source)),
             ("format", .string(info.format)),
@@ -70,7 +76,8 @@ enum InfoCommand: Command {
             ("storedHeight", .int(image.height)),
             ("frames", .int(frames)),
             ("loopCount", .int(loopCount)),
-            ("durations", .array(info.durations.map { JSONOutput.rounded($0, digits: 4) })),
+            ("durations", durations),
+            ("totalDuration", JSONOutput.rounded(total, digits: 4)),
             ("orientation", .int(info.orientation)),
             ("hasAlpha", .bool(info.hasAlpha)),
             ("bytes", .int(info.bytes)),
