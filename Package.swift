@@ -206,6 +206,24 @@ targets += [
 ]
 if let cli = targets.firstIndex(where: { $0.name == "ImagoCLI" }) { targets[cli].dependencies.append("ImagoServer") }
 
+// Detectors (issue 38): the face detector over OpenCV's cascade classifier, reached through a C++ shim with a C
+// interface (CImagoFaces). The shim includes OpenCV's headers through include/opencv2, a link to Debian's
+// /usr/include/opencv4/opencv2, only when `__has_include` finds them, and calls OpenCV through pointers dlsym gives on
+// first use: the package builds without OpenCV installed (the detector then reports why it cannot run), and a
+// program that never detects does not load OpenCV's twenty-odd shared objects. No pkg-config: opencv4.pc would link
+// every OpenCV library.
+products.append(.library(name: "ImagoDetect", targets: ["ImagoDetect"]))
+targets += [
+    .target(
+        name: "CImagoFaces", path: "Sources/CLibraries/CImagoFaces",
+        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "ImagoDetect", dependencies: ["ImagoCore", "CImagoFaces"], path: "Sources/Detect"),
+    .testTarget(
+        name: "DetectTests", dependencies: ["ImagoDetect", "Imago", "ImagoContracts", "ImagoTestSupport"],
+        resources: [.copy("Fixtures")]),
+]
+targets.first { $0.name == "Imago" }?.dependencies.append("ImagoDetect")
+
 let package = Package(
     name: "Imago",
     platforms: [.macOS(.v15), .iOS(.v18)],
