@@ -5,3 +5,4 @@
 @_exported import ImagoRedis
 @_exported import ImagoS3
 @_exported import ImagoTransports
+@_exported import ImagoVideo

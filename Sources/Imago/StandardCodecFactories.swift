@@ -5,6 +5,7 @@ extension PluginRegistry.Builder {
         registerPNGAndJPEGFactories()
         registerGIFAndWebPFactories()
         registerAVIFHEIFJXLFactories()
+        registerVideoFactory()
     }
 
     /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may
