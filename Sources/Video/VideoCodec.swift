@@ -69,28 +69,26 @@ public struct VideoCodec: ImageDecoder {
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         try options.limits.check(byteCount: data.count)
         let wantsFrames = options.frames == .all && options.timeline.wantsFrames
-        return try data.withUnsafeBytes { bytes in
-            let reader = try VideoReader(bytes, codec: self, limits: options.limits)
-            guard wantsFrames else {
-                let raster = try reader.poster(options: options, search: posterSearch)
-                return reader.image(frames: [ImageFrame(raster: raster)], encodedSize: data.count)
-            }
-            let sampler = FrameSampler(reader: reader, options: options)
-            var frames: [ImageFrame] = []
-            while let frame = try sampler.next() {
-                frames.append(frame)
-                try options.limits.check(
-                    frames: frames.count, width: frame.raster.width, height: frame.raster.height, format: .video)
-            }
-            guard !frames.isEmpty else { throw VideoErrors.invalid("no frame in the asked span") }
-            return reader.image(frames: frames, encodedSize: data.count)
+        let reader = try VideoReader(data, codec: self, limits: options.limits)
+        guard wantsFrames else {
+            let raster = try reader.poster(options: options, search: posterSearch)
+            return reader.image(frames: [ImageFrame(raster: raster)], encodedSize: data.count)
         }
+        let sampler = FrameSampler(reader: reader, options: options)
+        var frames: [ImageFrame] = []
+        while let frame = try sampler.next() {
+            frames.append(frame)
+            try options.limits.check(
+                frames: frames.count, width: frame.raster.width, height: frame.raster.height, format: .video)
+        }
+        guard !frames.isEmpty else { throw VideoErrors.invalid("no frame in the asked span") }
+        return reader.image(frames: frames, encodedSize: data.count)
     }
 }
 
 extension VideoCodec: AnimatedImageDecoding {
-    /// The frames sampled as `options.timeline` asks, one at a time (the bytes are copied: the source outlives the
-    /// call).
+    /// The frames sampled as `options.timeline` asks, one at a time (the source keeps `data`, and reads it as FFmpeg
+    /// asks, a piece at a time).
     public func makeFrameSource(_ data: Data, options: DecodeOptions) throws -> any AnimationFrameSource {
         try options.limits.check(byteCount: data.count)
         return try VideoFrameSource(data, codec: self, options: options)

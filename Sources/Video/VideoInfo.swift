@@ -32,14 +32,12 @@ extension VideoCodec {
     /// The video's facts, checking the limits as a decode does; throws what `decode` would for a bad header.
     public func videoInfo(_ data: Data, limits: DecodeLimits = .default) throws -> VideoInfo {
         try limits.check(byteCount: data.count)
-        return try data.withUnsafeBytes { bytes in
-            let reader = try VideoReader(bytes, codec: self, limits: limits)
-            let info = reader.info
-            return VideoInfo(
-                container: Self.string(info.container), codec: Self.string(info.codec), width: reader.displaySize.width,
-                height: reader.displaySize.height, rotation: Int(info.rotation), duration: info.duration,
-                frameRate: info.frame_rate, frameCount: Int(info.frame_count))
-        }
+        let reader = try VideoReader(data, codec: self, limits: limits)
+        let info = reader.info
+        return VideoInfo(
+            container: Self.string(info.container), codec: Self.string(info.codec), width: reader.displaySize.width,
+            height: reader.displaySize.height, rotation: Int(info.rotation), duration: info.duration,
+            frameRate: info.frame_rate, frameCount: Int(info.frame_count))
     }
 
     private static func string<T>(_ tuple: T) -> String {

@@ -2,9 +2,11 @@ import CImagoVideo
 import Foundation
 import ImagoCore
 
-/// One open video over bytes the caller keeps alive: the stream's facts, seeking, and frames converted to rasters.
+/// One open video: the stream's facts, seeking, and frames converted to rasters.
 final class VideoReader {
     private let video: OpaquePointer
+    /// What FFmpeg reads, kept as long as the video is open.
+    private let bytes: VideoBytes
     let info: imago_video_info
 
     /// Why FFmpeg cannot be used here, or nil.
@@ -12,16 +14,20 @@ final class VideoReader {
         imago_video_load().map { ImagoError(.decodingFailed(format: .video), "video: " + String(cString: $0)) }
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, codec: VideoCodec, limits: DecodeLimits) throws {
+    init(_ data: Data, codec: VideoCodec, limits: DecodeLimits) throws {
         var error = [CChar](repeating: 0, count: 512)
         var video: OpaquePointer?
+        let bytes = VideoBytes(data)
+        let input = imago_video_input(
+            context: Unmanaged.passUnretained(bytes).toOpaque(), read: VideoBytes.read, size: Int64(data.count))
         let status = imago_video_open(
-            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, VideoCodec.containers,
-            Int64(limits.maxPixels), codec.maxDuration, Int32(codec.threads), &video, &error, error.count)
+            input, VideoCodec.containers, Int64(limits.maxPixels), codec.maxDuration, Int32(codec.threads), &video,
+            &error, error.count)
         guard status == Int32(IMAGO_VIDEO_OK), let video else {
             throw Self.error(status, error)
         }
         self.video = video
+        self.bytes = bytes
         var info = imago_video_info()
         imago_video_get_info(video, &info)
         self.info = info
@@ -110,6 +116,10 @@ final class VideoReader {
         let size = outputSize(options: options)
         if let time = options.timeline.posterTime {
             try seek(to: max(0, time))
+            if options.timeline.posterAtKeyframe {
+                guard try nextFrame() != nil else { throw VideoErrors.invalid("no frame could be decoded") }
+                return try raster(size: size)
+            }
             // Frames before the asked time serve only as references: the others are not decoded.
             skipNonReferenceFrames(true)
             var last: Double?
@@ -145,18 +155,40 @@ final class VideoReader {
     }
 }
 
+/// The bytes FFmpeg reads, copied out of the `Data` a piece at a time when it asks, so no pointer into the `Data`
+/// outlives a call and the bytes are never copied whole.
+final class VideoBytes {
+    let data: Data
+
+    init(_ data: Data) { self.data = data }
+
+    /// FFmpeg's read callback: up to `count` bytes at `offset` into `buffer`; how many were copied.
+    static let read: @convention(c) (UnsafeMutableRawPointer?, Int64, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+        context, offset, buffer, count in
+        guard let context, let buffer, offset >= 0, count > 0 else { return 0 }
+        let data = Unmanaged<VideoBytes>.fromOpaque(context).takeUnretainedValue().data
+        let start = data.startIndex + Int(offset)
+        let end = min(data.endIndex, start + Int(count))
+        guard start < end else { return 0 }
+        data.copyBytes(to: buffer, from: start..<end)
+        return Int32(end - start)
+    }
+}
+
 /// Frames sampled from a reader as `options.timeline` asks: from `start`, at most `maxFrameRate` a second, up to
 /// `maxFrames` and `duration`.
 final class FrameSampler {
     let reader: VideoReader
     let size: PixelSize
     let interval: Double
+    let sourceInterval: Double
     let start: Double
     let end: Double
     let maxFrames: Int
     private var nextTime: Double
     private var count = 0
     private var started = false
+    private var lastDecoded: Double?
 
     init(reader: VideoReader, options: DecodeOptions) {
         self.reader = reader
@@ -165,6 +197,7 @@ final class FrameSampler {
         let sourceRate = reader.info.frame_rate > 0 ? reader.info.frame_rate : 25
         let rate = min(sourceRate, timeline.maxFrameRate.map { max($0, 0.01) } ?? sourceRate)
         interval = 1 / rate
+        sourceInterval = 1 / sourceRate
         let start = max(0, timeline.start)
         self.start = start
         end = timeline.duration.map { start + max(0, $0) } ?? .infinity
@@ -178,7 +211,11 @@ final class FrameSampler {
             if start > 0 { try reader.seek(to: start) }
         }
         guard count < maxFrames else { return nil }
-        while let seconds = try reader.nextFrame() {
+        while true {
+            // Frames nothing refers to are not decoded while the next sample is more than a frame and a half away.
+            reader.skipNonReferenceFrames(lastDecoded.map { nextTime - $0 > 1.5 * sourceInterval } ?? false)
+            guard let seconds = try reader.nextFrame() else { break }
+            lastDecoded = seconds
             guard seconds < end else { return nil }
             // Within half a frame of the next sample time; earlier frames are skipped.
             guard seconds + interval / 2 >= nextTime else { continue }
@@ -195,5 +232,6 @@ final class FrameSampler {
         started = true
         nextTime = start
         count = 0
+        lastDecoded = nil
     }
 }

@@ -56,6 +56,18 @@ import Testing
         #expect(early.raster != image.raster)
     }
 
+    @Test func aKeyframePosterIsTheKeyframeBeforeTheTime() throws {
+        // The pattern's only keyframe is its first frame (x264's keyframe interval is 250 frames).
+        let data = try VideoClips.testPattern()
+        var keyframe = DecodeOptions()
+        keyframe.timeline.posterTime = 2
+        keyframe.timeline.posterAtKeyframe = true
+        var first = DecodeOptions()
+        first.timeline.posterTime = 0
+        #expect(try codec.decode(data, options: keyframe).raster == (try codec.decode(data, options: first).raster))
+        #expect(keyframe.cacheKeyComponent.contains("timeline=t=2.0;keyframe"))
+    }
+
     @Test func theDefaultPosterSkipsABlackLeadIn() throws {
         let data = try VideoClips.blackLeadIn()
         let poster = try codec.decode(data, options: DecodeOptions(frames: .first))

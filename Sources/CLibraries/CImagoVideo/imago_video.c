@@ -113,8 +113,7 @@ const char *imago_video_load(void) {
 }
 
 struct imago_video {
-    const uint8_t *data;
-    size_t size;
+    imago_video_input input;
     int64_t position;
     AVIOContext *io;
     AVFormatContext *format;
@@ -142,10 +141,10 @@ static void say(const char *what, char *error, size_t error_size) {
 // The caller's bytes as FFmpeg's input: reads and seeks within them, nothing else.
 static int read_bytes(void *opaque, uint8_t *buffer, int size) {
     imago_video *video = opaque;
-    int64_t left = (int64_t)video->size - video->position;
+    int64_t left = video->input.size - video->position;
     if (left <= 0) return AVERROR_EOF;
-    int count = (int)(left < size ? left : size);
-    memcpy(buffer, video->data + video->position, (size_t)count);
+    int count = video->input.read(video->input.context, video->position, buffer, (int)(left < size ? left : size));
+    if (count <= 0) return AVERROR_EOF;
     video->position += count;
     return count;
 }
@@ -154,13 +153,13 @@ static int64_t seek_bytes(void *opaque, int64_t offset, int whence) {
     imago_video *video = opaque;
     int64_t target;
     switch (whence & ~AVSEEK_FORCE) {
-    case AVSEEK_SIZE: return (int64_t)video->size;
+    case AVSEEK_SIZE: return video->input.size;
     case SEEK_SET: target = offset; break;
     case SEEK_CUR: target = video->position + offset; break;
-    case SEEK_END: target = (int64_t)video->size + offset; break;
+    case SEEK_END: target = video->input.size + offset; break;
     default: return AVERROR(EINVAL);
     }
-    if (target < 0 || target > (int64_t)video->size) return AVERROR(EINVAL);
+    if (target < 0 || target > video->input.size) return AVERROR(EINVAL);
     video->position = target;
     return target;
 }
@@ -196,8 +195,8 @@ static int fail(imago_video *video, int status) {
     return status;
 }
 
-int imago_video_open(const uint8_t *data, size_t size, const char *formats, int64_t max_pixels,
-                     double max_duration, int threads, imago_video **out, char *error, size_t error_size) {
+int imago_video_open(imago_video_input input, const char *formats, int64_t max_pixels, double max_duration,
+                     int threads, imago_video **out, char *error, size_t error_size) {
     *out = NULL;
     if (imago_video_load()) {
         say(imago_video_load(), error, error_size);
@@ -206,8 +205,7 @@ int imago_video_open(const uint8_t *data, size_t size, const char *formats, int6
     imago_video *video = ff.av_malloc(sizeof *video);
     if (!video) return IMAGO_VIDEO_LIMIT;
     memset(video, 0, sizeof *video);
-    video->data = data;
-    video->size = size;
+    video->input = input;
     video->stream = -1;
     const int buffer_size = 64 * 1024;
     uint8_t *buffer = ff.av_malloc(buffer_size);
@@ -484,9 +482,9 @@ static void say(char *error, size_t error_size) {
 
 int imago_video_compiled(void) { return 0; }
 const char *imago_video_load(void) { return not_compiled; }
-int imago_video_open(const uint8_t *data, size_t size, const char *formats, int64_t max_pixels, double max_duration,
+int imago_video_open(imago_video_input input, const char *formats, int64_t max_pixels, double max_duration,
                      int threads, imago_video **video, char *error, size_t error_size) {
-    (void)data, (void)size, (void)formats, (void)max_pixels, (void)max_duration, (void)threads;
+    (void)input, (void)formats, (void)max_pixels, (void)max_duration, (void)threads;
     *video = NULL;
     say(error, error_size);
     return IMAGO_VIDEO_UNAVAILABLE;

@@ -4,6 +4,9 @@ public struct TimelineOptions: Sendable, Hashable, Codable {
     /// The poster's time, in seconds from the start; nil lets the decoder choose (the video decoder picks the first
     /// frame that is neither nearly black nor flat within the first seconds).
     public var posterTime: Double?
+    /// Whether the poster at `posterTime` may be the keyframe at or before it (one frame decoded, the time kept to
+    /// within the video's keyframe interval) rather than the exact frame (decoded forward from that keyframe).
+    public var posterAtKeyframe = false
     /// For frames: where they start, in seconds.
     public var start: Double
     /// For frames: how many seconds they span at most (nil: to the end).
@@ -33,6 +36,7 @@ public struct TimelineOptions: Sendable, Hashable, Codable {
     public var cacheKeyComponent: String {
         var parts: [String] = []
         if let posterTime { parts.append("t=\(posterTime)") }
+        if posterAtKeyframe { parts.append("keyframe") }
         if start != 0 { parts.append("start=\(start)") }
         if let duration { parts.append("duration=\(duration)") }
         if let maxFrames { parts.append("frames=\(maxFrames)") }

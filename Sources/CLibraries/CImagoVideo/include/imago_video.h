@@ -45,11 +45,20 @@ typedef struct imago_video_info {
     char codec[32];
 } imago_video_info;
 
-/// Opens `data` (only the container formats `formats` lists, comma-separated, FFmpeg's names), checks the video
+/// Where the video's bytes come from: `read` copies up to `count` bytes at `offset` into `buffer` and returns how
+/// many it copied (0 at the end), called with `context`; `size` is the whole length. The caller keeps `context`
+/// alive as long as the video is open.
+typedef struct imago_video_input {
+    void *context;
+    int (*read)(void *context, int64_t offset, uint8_t *buffer, int count);
+    int64_t size;
+} imago_video_input;
+
+/// Opens `input` (only the container formats `formats` lists, comma-separated, FFmpeg's names), checks the video
 /// stream's size against `max_pixels` and the duration against `max_duration` seconds before any frame is decoded,
 /// and opens a decoder of at most `threads` threads. No protocol, file or URL is ever opened.
-int imago_video_open(const uint8_t *data, size_t size, const char *formats, int64_t max_pixels,
-                     double max_duration, int threads, imago_video **video, char *error, size_t error_size);
+int imago_video_open(imago_video_input input, const char *formats, int64_t max_pixels, double max_duration,
+                     int threads, imago_video **video, char *error, size_t error_size);
 
 void imago_video_close(imago_video *video);
 
