@@ -48,8 +48,12 @@ char loadMessage[512];
 
 #define IMAGO_STRING2(x) #x
 #define IMAGO_STRING(x) IMAGO_STRING2(x)
-// Debian names the libraries by major and minor version: libopencv_objdetect.so.406.
+// OpenCV names its libraries by the major version and the minor one in two digits: libopencv_objdetect.so.406.
+#if CV_VERSION_MINOR < 10
+#define IMAGO_OPENCV_SOVERSION IMAGO_STRING(CV_VERSION_MAJOR) "0" IMAGO_STRING(CV_VERSION_MINOR)
+#else
 #define IMAGO_OPENCV_SOVERSION IMAGO_STRING(CV_VERSION_MAJOR) IMAGO_STRING(CV_VERSION_MINOR)
+#endif
 
 void load() {
     const char *names[] = {"libopencv_objdetect.so." IMAGO_OPENCV_SOVERSION, "libopencv_objdetect.so"};
