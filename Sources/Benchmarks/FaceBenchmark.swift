@@ -4,6 +4,7 @@ import Imago
 /// `imago-bench faces FOLDER`: on the photographs Scripts/make-face-set.py writes (with a manifest of where the faces
 /// are), the share of crops that keep every face whole with `g=face` (regions from the face detector), smart and
 /// centre gravity, for square, 4:5 and 16:9 crops; and the detector's CPU time per image and per megapixel.
+/// Usage: imago-bench faces FOLDER [WORKING_SIZE [SCALE_FACTOR [PROFILES 0|1 [FRONTAL_CASCADE]]]]
 enum FaceBenchmark {
     struct Scene: Decodable {
         let file: String
@@ -15,7 +16,12 @@ enum FaceBenchmark {
         let folderURL = URL(fileURLWithPath: folder)
         let scenes = try JSONDecoder().decode(
             [Scene].self, from: Data(contentsOf: folderURL.appendingPathComponent("manifest.json")))
-        let detector = try FaceDetector()
+        // Optional: working size, scale factor, whether profiles are looked for, the frontal cascade.
+        let setting = { (index: Int) in arguments.count > index ? arguments[index] : nil }
+        let detector = try FaceDetector(
+            frontalCascade: setting(4) ?? FaceDetector.defaultFrontalCascade,
+            profileCascade: setting(3) == "0" ? nil : FaceDetector.defaultProfileCascade,
+            workingSize: setting(1).flatMap(Int.init) ?? 640, scaleFactor: setting(2).flatMap(Double.init) ?? 1.1)
         let aspects = [(1, 1), (4, 5), (16, 9)]
         var kept = [String: Int]()
         var crops = 0
@@ -24,6 +30,7 @@ enum FaceBenchmark {
         var found = 0
         var matched = 0
         var faces = 0
+        var possible = 0
         for scene in scenes {
             let raster = try JPEGCodec().decode(Data(contentsOf: folderURL.appendingPathComponent(scene.file))).raster
             let size = PixelSize(width: raster.width, height: raster.height)
@@ -46,6 +53,15 @@ enum FaceBenchmark {
             let result = DetectionResult(detector: detector.identifier, imageSize: size, regions: regions)
             for (aw, ah) in aspects {
                 crops += 1
+                // Whether any window of this aspect holds every face (the most a crop can keep).
+                let window = try CropProcessor(aspectWidth: aw, aspectHeight: ah).rectangle(in: raster)
+                let left = truth.map(\.x).min() ?? 0
+                let top = truth.map(\.y).min() ?? 0
+                if (truth.map { $0.x + $0.width }.max() ?? 0) - left <= window.width
+                    && (truth.map { $0.y + $0.height }.max() ?? 0) - top <= window.height
+                {
+                    possible += 1
+                }
                 for (name, gravity) in [("face", Gravity.regions(result)), ("smart", .smart), ("centre", .center)] {
                     let crop = CropProcessor(aspectWidth: aw, aspectHeight: ah, gravity: gravity)
                     let rect = try crop.rectangle(in: raster)
@@ -58,6 +74,7 @@ enum FaceBenchmark {
             }
         }
         print("scenes \(scenes.count), faces \(faces), crops \(crops) (1:1, 4:5, 16:9 of each)")
+        print("a window keeping every face exists in \(possible) of \(crops) crops")
         print("detector \(detector.identifier)")
         print(String(format: "faces found %d of %d (IoU > 0.3), %d detections in all", matched, faces, found))
         for name in ["face", "smart", "centre"] {

@@ -1,7 +1,7 @@
 import Foundation
 import Imago
 
-/// `imago-bench video poster FILE [SECONDS]` and `imago-bench video preview FILE SECONDS WIDTH FPS`: one video
+/// `imago-bench video poster FILE [SECONDS [keyframe]]` and `imago-bench video preview FILE SECONDS WIDTH FPS [decode]`: one video
 /// poster (the default one, or at a time), or an animated WebP preview streamed frame by frame from a frame source,
 /// each in a process of its own, reporting the process's CPU time (user + system) and peak resident memory, which is
 /// what the figures of issue 38 are about (not wall time: the machine is shared).
@@ -19,6 +19,7 @@ enum VideoBenchmark {
         case "poster":
             var options = DecodeOptions(frames: .first)
             if arguments.count > 2 { options.timeline.posterTime = Double(arguments[2]) }
+            options.timeline.posterAtKeyframe = arguments.count > 3 && arguments[3] == "keyframe"
             let image = try codec.decode(data, options: options)
             description =
                 "poster \(image.width)x\(image.height) at \(arguments.count > 2 ? arguments[2] + " s" : "default")"
@@ -30,14 +31,18 @@ enum VideoBenchmark {
             options.timeline.maxFrameRate = Double(arguments[4]) ?? 10
             let source = try codec.makeFrameSource(data, options: options)
             let settings = AnimationEncodingSettings(canvasSize: source.canvasSize, loopCount: 0, hasAlpha: false)
+            // `decode` as a fifth argument measures the frames alone, without the WebP encoder.
+            let encodes = arguments.count <= 5 || arguments[5] != "decode"
             let encoder = try WebPCodec().makeAnimationEncoder(settings, options: EncodeOptions(quality: 75))
             var frames = 0
             while let frame = try source.nextFrame() {
-                try encoder.add(frame)
+                if encodes { try encoder.add(frame) }
                 frames += 1
             }
-            let file = try encoder.finish()
-            description = "preview \(frames) frames \(source.canvasSize) webp \(file.count) bytes"
+            let file = encodes ? try encoder.finish() : Data()
+            description =
+                "preview \(frames) frames \(source.canvasSize) "
+                + (encodes ? "webp \(file.count) bytes" : "decoded only")
         default:
             throw CocoaError(.featureUnsupported)
         }
