@@ -10,7 +10,10 @@ packages=(libpng-dev libspng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config p
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
     libvips-tools colord-data icc-profiles-free python3-pil python3-numpy libhiredis-dev redis-server redis-tools
     libmicrohttpd-dev curl wrk python3-venv python3-dev nginx libssl-dev
-    plasma-workspace-wallpapers gnome-backgrounds lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds)
+    plasma-workspace-wallpapers gnome-backgrounds lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds
+    libopencv-objdetect-dev libopencv-imgproc-dev opencv-data
+    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
+    python3-skimage)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

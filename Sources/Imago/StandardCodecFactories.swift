@@ -5,6 +5,7 @@ extension PluginRegistry.Builder {
         registerPNGAndJPEGFactories()
         registerGIFAndWebPFactories()
         registerAVIFHEIFJXLFactories()
+        registerVideoFactory()
     }
 
     /// `png` (settings `compressionLevel`, 0-9, and `strategy`, `runLength` or `deflate`) and `jpeg` (setting

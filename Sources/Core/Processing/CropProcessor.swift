@@ -120,7 +120,7 @@ public struct CropProcessor: ImageProcessor {
     }
 
     /// The pixel rectangle cut from `raster` (the first frame, which smart placement looks at).
-    func rectangle(in raster: Raster) throws -> (x: Int, y: Int, width: Int, height: Int) {
+    public func rectangle(in raster: Raster) throws -> (x: Int, y: Int, width: Int, height: Int) {
         let (imageWidth, imageHeight) = (raster.width, raster.height)
         switch shape {
         case .region(let region, let clamped):

@@ -60,6 +60,8 @@ public struct PluginFactories: Sendable {
     public var dataCaches: [PluginFactory<any DataCache>]
     /// Processor factories, for the configuration's `processing` presets.
     public var processors: [PluginFactory<any ImageProcessor>]
+    /// Detector factories, for the configuration's `detectors`.
+    public var detectors: [PluginFactory<any ImageDetector>] = []
 
     /// Creates a set of factories.
     public init(

@@ -5,6 +5,7 @@ public enum PluginKind: String, Sendable, CaseIterable {
     case imageCache = "image cache"
     case dataCache = "data cache"
     case processor
+    case detector
 }
 
 /// One table of factories keyed by plugin kind and name (the builder's `registerFactory` overloads fill it).

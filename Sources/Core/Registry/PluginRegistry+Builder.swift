@@ -13,6 +13,7 @@ extension PluginRegistry {
         var decoders: [any ImageDecoder] = []
         var encoders: [any ImageEncoder] = []
         var interceptors: [any ImageInterceptor] = []
+        var detectors: [any ImageDetector] = []
         var factories = PluginFactoryTable()
         var presets: [String: [any ImageProcessor]] = [:]
         var dataCacheName: String?
@@ -33,6 +34,7 @@ extension PluginRegistry {
             decoders = registry.decoders.reversed()
             encoders = registry.encoders.reversed()
             interceptors = registry.interceptors
+            detectors = registry.detectors.reversed()
             factories = registry.factories
             presets = registry.presets
             imageCache = registry.imageCache
@@ -94,6 +96,7 @@ extension PluginRegistry {
             factories.imageCaches.forEach { registerFactory($0) }
             factories.dataCaches.forEach { registerFactory($0) }
             factories.processors.forEach { registerFactory($0) }
+            factories.detectors.forEach { registerFactory($0) }
         }
 
         /// Makes `processors` a named preset a load can ask for (`processors(named:)`), replacing one of that name.

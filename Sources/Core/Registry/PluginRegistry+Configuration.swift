@@ -13,6 +13,9 @@ extension PluginRegistry {
         for (index, spec) in configuration.codecs.enumerated() {
             builder.register(try build(spec, .codec, path: "codecs[\(index)]") as Codec)
         }
+        for (index, spec) in configuration.detectors.enumerated() {
+            builder.register(try build(spec, .detector, path: "detectors[\(index)]") as any ImageDetector)
+        }
         if let spec = configuration.imageCache {
             builder.imageCache = try build(spec, .imageCache, path: "imageCache") as any ImageCache
         }

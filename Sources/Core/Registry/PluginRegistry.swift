@@ -23,6 +23,8 @@ public struct PluginRegistry: Sendable {
     public let dataCacheName: String?
     /// The interceptors wrapped around every load, outermost first (the first added sees the request first).
     public let interceptors: [any ImageInterceptor]
+    /// Every detector, most recent first (`detector(finding:)` asks them in this order).
+    public let detectors: [any ImageDetector]
     /// The named processing presets.
     public let presets: [String: [any ImageProcessor]]
     /// The factories a configuration can name, by kind.
@@ -41,6 +43,7 @@ public struct PluginRegistry: Sendable {
             builder.dataCacheName ?? String(describing: type(of: cache))
         }
         interceptors = builder.interceptors
+        detectors = builder.detectors.reversed()
         presets = builder.presets
         factories = builder.factories
     }

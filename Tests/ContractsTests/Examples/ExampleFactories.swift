@@ -31,5 +31,10 @@ extension PluginRegistry.Builder {
                 settings in
                 GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
             })
+        registerFactory(
+            PluginFactory<any ImageDetector>(name: "marker", defaultSettings: .object(["tolerance": .number(24)])) {
+                settings in
+                MarkerDetector(tolerance: try settings.int("tolerance", default: 24, in: 0...255))
+            })
     }
 }
