@@ -10,12 +10,12 @@ extension PluginRegistry.Builder {
     /// `png` (setting `compressionLevel`, 0-9) and `jpeg` (setting `scaledDecoding`: whether a target size may
     /// decode at 1/2, 1/4 or 1/8 scale).
     mutating func registerPNGAndJPEGFactories() {
-        registerFactory(
+        add(
             PluginFactory<Codec>(name: "png", defaultSettings: .object(["compressionLevel": .number(6)])) { reader in
                 let codec = PNGCodec(compressionLevel: try reader.int("compressionLevel", default: 6, in: 0...9))
                 return Codec(decoder: codec, encoder: codec)
             })
-        registerFactory(
+        add(
             PluginFactory<Codec>(name: "jpeg", defaultSettings: .object(["scaledDecoding": .bool(true)])) { reader in
                 let codec = JPEGCodec(scaledDecoding: try reader.bool("scaledDecoding", default: true))
                 return Codec(decoder: codec, encoder: codec)

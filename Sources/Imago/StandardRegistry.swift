@@ -45,7 +45,7 @@ extension PluginRegistry {
         builder.registerSharedCacheFactories()
         builder.registerS3Factories()
         builder.registerStandardProcessorFactories()
-        builder.registerFactories(factories)
+        builder.add(factories)
         return builder.build()
     }
 

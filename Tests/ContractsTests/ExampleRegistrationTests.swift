@@ -62,8 +62,8 @@ import Testing
     @Test func examplePluginOverridesABuiltInOfTheSameScheme() throws {
         // Registered later, a plugin is asked first: the memory transport wins over an earlier one.
         var builder = PluginRegistry.Builder()
-        builder.register(MemoryTransport(chunkSize: 1))
-        builder.register(MemoryTransport(chunkSize: 2))
+        builder.add(MemoryTransport(chunkSize: 1))
+        builder.add(MemoryTransport(chunkSize: 2))
         let registry = builder.build()
         let chosen = registry.transport(for: URL(string: "mem://store/x")!) as? MemoryTransport
         #expect(chosen?.chunkSize == 2)

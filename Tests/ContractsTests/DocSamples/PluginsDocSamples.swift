@@ -35,8 +35,8 @@ struct MirrorTransport: ImageTransport {
     let cache = DictionaryDataCache(byteLimit: 1 << 20)
     var builder = PluginRegistry.Builder()
     let memory = MemoryTransport()
-    builder.register(MirrorTransport())
-    builder.register(memory)
+    builder.add(MirrorTransport())
+    builder.add(memory)
     builder.dataCache = cache
     let registry = builder.build()
     let loader = ImageLoader(registry: registry)
@@ -110,8 +110,8 @@ final class FlakyDataCache: DataCache {
     cache.reachable.withLock { $0 = false }
     var builder = PluginRegistry.Builder()
     let transport = MemoryTransport()
-    builder.register(transport)
-    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
+    builder.add(transport)
+    builder.add(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
     builder.dataCache = cache
     let registry = builder.build()
     let failures = Mutex<[String]>([])
@@ -146,16 +146,16 @@ struct SquareThumbnail: SizeAwareProcessor {
 
 @Test func theRegistrationSamplesRegister() throws {
     var builder = PluginRegistry.Builder(.standard())
-    builder.register(MemoryTransport())  // serves mem://
-    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))  // asked before the built-in decoders
+    builder.add(MemoryTransport())  // serves mem://
+    builder.add(Codec(decoder: PAMCodec(), encoder: PAMCodec()))  // asked before the built-in decoders
     builder.imageCache = DictionaryImageCache(countLimit: 200)
-    builder.registerFactory(
+    builder.add(
         PluginFactory<any ImageTransport>(name: "memory", defaultSettings: .object(["chunkSize": .number(16384)])) {
             settings in
             MemoryTransport(chunkSize: try settings.int("chunkSize", default: 16384, in: 1...(1 << 24)))
         })
-    builder.registerFactory(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
-    builder.registerFactory(
+    builder.add(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
+    builder.add(
         PluginFactory<any ImageProcessor>(name: "grayscale") { settings in
             GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
         })
