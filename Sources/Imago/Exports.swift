@@ -4,3 +4,4 @@
 @_exported import ImagoRedis
 @_exported import ImagoS3
 @_exported import ImagoTransports
+@_exported import ImagoUI
