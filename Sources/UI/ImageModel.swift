@@ -16,7 +16,7 @@ public final class ImageModel {
     public private(set) var phase: ImagePhase = .empty
     /// The transaction of the last phase change.
     public private(set) var transaction = ImageTransaction()
-    /// Bytes received and expected while loading.
+    /// Bytes received and expected while loading; complete once the phase is `success`.
     public private(set) var progress: FetchProgress?
     /// While the phase is `empty` and a load runs, the picture decoded from `thumbHash` (a small blurry image, at
     /// most 32 pixels on its longest side) for the view to show until the image arrives; `nil` otherwise.
@@ -135,7 +135,8 @@ public final class ImageModel {
             } catch {
                 result = .failure(ImagoError.wrapping(error, source: request.sourceString))
             }
-            owner.model?.finish(result, generation: current, scale: request.scale, player: player)
+            owner.model?.finish(
+                result, generation: current, scale: request.scale, player: player, progress: coalescer.finish())
         }
         inFlight.replace(with: task)
     }
@@ -196,13 +197,20 @@ public final class ImageModel {
         return (player, response)
     }
 
+    /// Ends the load: `lastProgress` is the last progress reported, which may not have reached `progress` yet (the
+    /// coalescer holds reports back up to a frame); a success shows it complete.
     private func finish(
-        _ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double, player: AnimationPlayer? = nil
+        _ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double, player: AnimationPlayer?,
+        progress lastProgress: FetchProgress?
     ) {
         guard generation == self.generation else { return }
         isLoading = false
         switch result {
-        case .success(let response): deliver(.success(response), scale: scale, player: player)
+        case .success(let response):
+            if let received = lastProgress?.received {
+                progress = FetchProgress(received: received, expected: received)
+            }
+            deliver(.success(response), scale: scale, player: player)
         case .failure(let error) where error.kind == .cancelled: return
         case .failure(let error): deliver(.failure(error), scale: scale)
         }
