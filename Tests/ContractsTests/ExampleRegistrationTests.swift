@@ -10,7 +10,8 @@ import Testing
           "transports": [{"name": "memory", "settings": {"chunkSize": 4}}],
           "codecs": ["pam"],
           "imageCache": {"name": "dictionary", "settings": {"countLimit": 8}},
-          "dataCache": "dictionary"
+          "dataCache": "dictionary",
+          "interceptors": [{"name": "fallback", "settings": {"grey": 90}}]
         }
         """
 
@@ -41,6 +42,10 @@ import Testing
         #expect(registry.imageCache?.image(for: "a") == gray)
         let encoded = try #require(registry.encoder(for: PAMCodec.pam)).encode(gray)
         #expect(try decoder.decode(encoded) == gray.withFormat(PAMCodec.pam, encodedSize: encoded.count))
+
+        // The configured interceptor, with its settings.
+        let fallback = try #require(registry.interceptors.first as? FallbackInterceptor)
+        #expect(registry.interceptors.count == 1 && fallback.placeholder.raster[0, 0] == RGBA(90, 90, 90))
     }
 
     @Test func badSettingsAreReportedWithTheirPath() throws {

@@ -31,5 +31,12 @@ extension PluginRegistry.Builder {
                 settings in
                 GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
             })
+        add(
+            PluginFactory<any ImageInterceptor>(name: "fallback", defaultSettings: .object(["grey": .number(200)])) {
+                settings in
+                let grey = UInt8(try settings.int("grey", default: 200, in: 0...255))
+                let placeholder = try Raster(width: 1, height: 1, fill: RGBA(grey, grey, grey))
+                return FallbackInterceptor(placeholder: DecodedImage(raster: placeholder, format: .png))
+            })
     }
 }
