@@ -5,34 +5,6 @@ import Testing
 
 @testable import ImagoCore
 
-/// Sends the first `split` bytes of `data`, waits for `gate`, then the rest.
-private struct PausingTransport: ImageTransport {
-    let data: Data
-    let split: Int
-    let gate: AsyncGate
-    var schemes: Set<String> { ["pausing"] }
-
-    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        let (data, split, gate) = (data, split, gate)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                continuation.yield(.response(TransportMetadata(statusCode: 200, expectedLength: Int64(data.count))))
-                var offset = 0
-                while offset < split {
-                    let end = min(split, offset + 16384)
-                    continuation.yield(.bytes(data.subdata(in: offset..<end)))
-                    offset = end
-                }
-                await gate.wait()
-                if Task.isCancelled { return continuation.finish(throwing: CancellationError()) }
-                continuation.yield(.bytes(data.subdata(in: split..<data.count)))
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-}
-
 /// Answers any failure, cancellation included, with a placeholder (the contract flags it; the loader must still
 /// end a cancelled load as cancelled).
 private struct PlaceholderOnAnyFailure: ImageInterceptor {

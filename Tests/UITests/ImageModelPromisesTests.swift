@@ -5,28 +5,6 @@ import Testing
 
 @testable import ImagoUI
 
-/// Sends all but the last `tail` bytes, waits for `gate`, then the rest.
-private struct HoldingBackTransport: ImageTransport {
-    let data: Data
-    let tail: Int
-    let gate: AsyncGate
-    var schemes: Set<String> { ["holding"] }
-
-    func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
-        let (data, tail, gate) = (data, tail, gate)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                continuation.yield(.response(TransportMetadata(statusCode: 200, expectedLength: Int64(data.count))))
-                continuation.yield(.bytes(data.prefix(data.count - tail)))
-                await gate.wait()
-                continuation.yield(.bytes(data.suffix(tail)))
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-}
-
 /// Rewrites every source to a CDN host, as an app's interceptor does.
 private struct CDNInterceptor: ImageInterceptor {
     func intercept(_ chain: ImageInterceptorChain) async throws -> ImageResponse {
@@ -43,11 +21,11 @@ private struct CDNInterceptor: ImageInterceptor {
         let gate = AsyncGate()
         let data = FakeDecoder.encode()
         var builder = PluginRegistry.Builder()
-        builder.add(HoldingBackTransport(data: data, tail: 4, gate: gate))
+        builder.add(PausingTransport(data: data, split: data.count - 4, gate: gate))
         builder.add(FakeDecoder())
         let model = ImageModel(
             loader: ImageLoader(registry: builder.build()),
-            request: ImageRequest(url: URL(string: "holding://host/a")!))
+            request: ImageRequest(url: URL(string: "pausing://host/a")!))
         var progressAtSuccess: [FetchProgress?] = []
         model.onPhaseChange { phase, _ in if phase.image != nil { progressAtSuccess.append(model.progress) } }
         model.load()
