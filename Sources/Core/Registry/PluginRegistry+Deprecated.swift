@@ -8,9 +8,14 @@ import Synchronization
 /// The changes made through the deprecated mutators, shared by every copy of the registry they were made on.
 final class LegacyRegistryChanges: Sendable {
     private let changed = Mutex<PluginRegistry.Contents?>(nil)
+    /// Set once a change is made: every lookup of a registry asks, and nearly all are never changed.
+    private let isChanged = Atomic<Bool>(false)
 
     /// What the registry holds after the changes; `nil` when none was made.
-    var contents: PluginRegistry.Contents? { changed.withLock { $0 } }
+    var contents: PluginRegistry.Contents? {
+        guard isChanged.load(ordering: .acquiring) else { return nil }
+        return changed.withLock { $0 }
+    }
 
     /// Applies `change` to a builder holding the registry's contents (`stored` before the first change).
     func change(_ stored: PluginRegistry.Contents, _ change: (inout PluginRegistry.Builder) -> Void) {
@@ -20,6 +25,7 @@ final class LegacyRegistryChanges: Sendable {
             change(&builder)
             changed = builder.build().contents
         }
+        isChanged.store(true, ordering: .releasing)
     }
 }
 
