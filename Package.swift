@@ -143,6 +143,12 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ImagoCodecs"], path: "Fuzz/\(name)"))
     }
+    // The video decoder's fuzzer (issue 38) links ImagoVideo.
+    if FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent("Video").path) {
+        products.append(.executable(name: "fuzz-video", targets: ["FuzzVideo"]))
+        targets.append(
+            .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "ImagoVideo"], path: "Fuzz/Video"))
+    }
     // The new formats' fuzzers (issue 14) link their own module as well.
     for name in ["AVIF", "HEIF", "JXL"]
     where FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent(name).path) {
@@ -206,6 +212,39 @@ targets += [
     .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
 ]
 if let cli = targets.firstIndex(where: { $0.name == "ImagoCLI" }) { targets[cli].dependencies.append("ImagoServer") }
+
+// Detectors (issue 38): the face detector over OpenCV's cascade classifier, reached through a C++ shim with a C
+// interface (CImagoFaces). The shim includes OpenCV's headers through include/opencv2, a link to Debian's
+// /usr/include/opencv4/opencv2, only when `__has_include` finds them, and calls OpenCV through pointers dlsym gives on
+// first use: the package builds without OpenCV installed (the detector then reports why it cannot run), and a
+// program that never detects does not load OpenCV's twenty-odd shared objects. No pkg-config: opencv4.pc would link
+// every OpenCV library.
+products.append(.library(name: "ImagoDetect", targets: ["ImagoDetect"]))
+targets += [
+    .target(
+        name: "CImagoFaces", path: "Sources/CLibraries/CImagoFaces",
+        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "ImagoDetect", dependencies: ["ImagoCore", "CImagoFaces"], path: "Sources/Detect"),
+    .testTarget(
+        name: "DetectTests", dependencies: ["ImagoDetect", "Imago", "ImagoContracts", "ImagoTestSupport"],
+        resources: [.copy("Fixtures")]),
+]
+targets.first { $0.name == "Imago" }?.dependencies.append("ImagoDetect")
+
+// Video as a source (issue 38): ImagoVideo over FFmpeg's libavformat, libavcodec and libswscale, reached through the C
+// shim CImagoVideo, which compiles its FFmpeg code only when `__has_include` finds the headers (in Debian's default
+// include path) and opens the libraries with dlopen on first use: the package builds and runs without FFmpeg.
+products.append(.library(name: "ImagoVideo", targets: ["ImagoVideo"]))
+targets += [
+    .target(
+        name: "CImagoVideo", path: "Sources/CLibraries/CImagoVideo",
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("m", .when(platforms: [.linux])),
+        ]),
+    .target(name: "ImagoVideo", dependencies: ["ImagoCore", "CImagoVideo"], path: "Sources/Video"),
+    .testTarget(name: "VideoTests", dependencies: ["ImagoVideo", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+]
+targets.first { $0.name == "Imago" }?.dependencies.append("ImagoVideo")
 
 let package = Package(
     name: "Imago",

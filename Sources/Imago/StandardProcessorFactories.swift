@@ -2,7 +2,7 @@
 extension PluginRegistry {
     static let resizeFactory = PluginFactory<any ImageProcessor>(
         name: "resize",
-        defaultSettings: .object(["mode": .string("fit"), "upscale": .bool(false), "filter": .string("catmullRom")])
+        defaultSettings: .object(["mode": .string("fit"), "upscale": .bool(false), "filter": .string("lanczos3")])
     ) { reader in
         let width = try required(reader, "width")
         let height = try required(reader, "height")
@@ -11,7 +11,7 @@ extension PluginRegistry {
         let filter =
             try reader.string("filter", allowed: ResizeFilter.allCases.map(\.rawValue)).flatMap(
                 ResizeFilter.init(rawValue:))
-            ?? .catmullRom
+            ?? .lanczos3
         return ResizeProcessor(width: width, height: height, mode: mode, upscale: upscale, filter: filter)
     }
 

@@ -8,7 +8,8 @@ import Foundation
 ///  "imageCache": {"name": "memory", "settings": {…}}, "dataCache": {"name": "disk", "settings": {…}},
 ///  "loader": {"maxConcurrentLoads": 8, "retry": {"maxAttempts": 3}, "limits": {"maxPixels": 100000000}},
 ///  "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200, "mode": "fill"}}]},
-///  "interceptors": [{"name": "headers", "settings": {…}}]}
+///  "interceptors": [{"name": "headers", "settings": {…}}],
+///  "detectors": [{"name": "faces", "settings": {…}}]}
 /// ```
 public struct ImagoConfiguration: Sendable, Hashable {
     /// Transports, by factory name; later ones win for a scheme.
@@ -28,6 +29,8 @@ public struct ImagoConfiguration: Sendable, Hashable {
     /// Interceptors wrapped around every load, by factory name, outermost first (after any the registry already
     /// has).
     public var interceptors: [PluginSpec]
+    /// Detectors, by factory name (none by default); later ones are asked first for the kinds they find.
+    public var detectors: [PluginSpec] = []
     /// Sections owned by applications built on the toolkit (`serve` for `imago serve`), kept as JSON for them to
     /// read. A file may hold a section only when `defaults` has it, so a misspelt key is still an error.
     public var sections: [String: JSONValue]
@@ -73,6 +76,7 @@ public struct ImagoConfiguration: Sendable, Hashable {
                 sections[section.key] = reader.value(section.key) ?? section.value
             },
             interceptors: try specs("interceptors", defaults.interceptors))
+        detectors = try specs("detectors", defaults.detectors)
         try reader.finish()
     }
 
@@ -107,6 +111,7 @@ public struct ImagoConfiguration: Sendable, Hashable {
                 })
         }
         if !interceptors.isEmpty { object["interceptors"] = .array(interceptors.map(\.json)) }
+        if !detectors.isEmpty { object["detectors"] = .array(detectors.map(\.json)) }
         object.merge(sections) { builtIn, _ in builtIn }
         return .object(object)
     }

@@ -43,6 +43,8 @@ public final class ImageLoader: Sendable {
     let previewHub = PreviewHub()
     /// Data-cache writes running beside the decode (`waitForPendingWrites()`).
     let pendingWrites = PendingCacheWrites()
+    /// Recent detectors' answers (`detect(_:in:)`).
+    let detections = DetectionMemory()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }

@@ -62,6 +62,8 @@ public struct PluginFactories: Sendable {
     public var processors: [PluginFactory<any ImageProcessor>]
     /// Interceptor factories, for the configuration's `interceptors`.
     public var interceptors: [PluginFactory<any ImageInterceptor>]
+    /// Detector factories, for the configuration's `detectors`.
+    public var detectors: [PluginFactory<any ImageDetector>] = []
 
     /// Creates a set of factories.
     public init(

@@ -6,6 +6,7 @@ public enum PluginKind: String, Sendable, CaseIterable {
     case dataCache = "data cache"
     case processor
     case interceptor
+    case detector
 }
 
 /// One table of factories keyed by plugin kind and name (the builder's `add(_:)` of factories fills it).

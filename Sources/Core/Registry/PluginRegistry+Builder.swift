@@ -119,6 +119,7 @@ extension PluginRegistry {
             factories.dataCaches.forEach { add($0) }
             factories.processors.forEach { add($0) }
             factories.interceptors.forEach { add($0) }
+            factories.detectors.forEach { add($0) }
         }
 
         /// Makes `processors` a named preset a load can ask for (`processors(named:)`), replacing one of that name.

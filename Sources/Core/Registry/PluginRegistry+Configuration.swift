@@ -18,6 +18,10 @@ extension PluginRegistry {
             let interceptor: any ImageInterceptor = try build(spec, .interceptor, path: "interceptors[\(index)]")
             builder.add(interceptor)
         }
+        for (index, spec) in configuration.detectors.enumerated() {
+            let detector: any ImageDetector = try build(spec, .detector, path: "detectors[\(index)]")
+            builder.add(detector)
+        }
         if let spec = configuration.imageCache {
             builder.imageCache = try build(spec, .imageCache, path: "imageCache") as any ImageCache
         }

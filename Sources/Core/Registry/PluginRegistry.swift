@@ -17,6 +17,7 @@ public struct PluginRegistry: Sendable {
         var dataCache: (any DataCache)?
         var dataCacheName: String?
         var interceptors: [any ImageInterceptor] = []
+        var detectors: [any ImageDetector] = []
         var presets: [String: [any ImageProcessor]] = [:]
         var factories = PluginFactoryTable()
     }
@@ -38,6 +39,8 @@ public struct PluginRegistry: Sendable {
     public var dataCacheName: String? { contents.dataCacheName }
     /// The interceptors wrapped around every load, outermost first (the first added sees the request first).
     public var interceptors: [any ImageInterceptor] { contents.interceptors }
+    /// Every detector, most recent first (`detector(finding:)` asks them in this order).
+    public var detectors: [any ImageDetector] { contents.detectors }
     /// The named processing presets.
     public var presets: [String: [any ImageProcessor]] { contents.presets }
     /// The factories a configuration can name, by kind.

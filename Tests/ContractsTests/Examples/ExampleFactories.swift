@@ -38,5 +38,10 @@ extension PluginRegistry.Builder {
                 let placeholder = try Raster(width: 1, height: 1, fill: RGBA(grey, grey, grey))
                 return FallbackInterceptor(placeholder: DecodedImage(raster: placeholder, format: .png))
             })
+        add(
+            PluginFactory<any ImageDetector>(name: "marker", defaultSettings: .object(["tolerance": .number(24)])) {
+                settings in
+                MarkerDetector(tolerance: try settings.int("tolerance", default: 24, in: 0...255))
+            })
     }
 }
