@@ -63,8 +63,9 @@ var targets: [Target] =
         .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
         .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
         .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
+        // The umbrella: every plugin module and the UI layer, as `import Imago` brought them in 0.1.0.
         .target(
-            name: "Imago", dependencies: ["ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
+            name: "Imago", dependencies: ["ImagoCore", "ImagoUI", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
             path: "Sources/Imago"),
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
         // The CLI plays animations through ImagoUI's player (`imago bench play`); nothing depends on the CLI.

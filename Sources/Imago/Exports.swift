@@ -5,4 +5,5 @@
 @_exported import ImagoRedis
 @_exported import ImagoS3
 @_exported import ImagoTransports
+@_exported import ImagoUI
 @_exported import ImagoVideo

@@ -6,8 +6,8 @@ extension PluginRegistry.Builder {
     /// `gif` (no settings) and `webp` (settings `scaledDecoding`: whether a target size may make libwebp decode a
     /// still image at reduced scale; `method`: libwebp's lossy effort, 0-6).
     mutating func registerGIFAndWebPFactories() {
-        registerFactory(PluginFactory<Codec>(name: "gif") { _ in Codec(decoder: GIFCodec(), encoder: GIFCodec()) })
-        registerFactory(
+        add(PluginFactory<Codec>(name: "gif") { _ in Codec(decoder: GIFCodec(), encoder: GIFCodec()) })
+        add(
             PluginFactory<Codec>(
                 name: "webp", defaultSettings: .object(["scaledDecoding": .bool(true), "method": .number(4)])
             ) { reader in

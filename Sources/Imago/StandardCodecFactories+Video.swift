@@ -6,7 +6,7 @@ extension PluginRegistry.Builder {
     /// configuration names it among its `codecs`. Building it never loads FFmpeg; a decode on a machine without it
     /// fails saying so.
     mutating func registerVideoFactory() {
-        registerFactory(
+        add(
             PluginFactory<Codec>(
                 name: "video",
                 defaultSettings: .object([

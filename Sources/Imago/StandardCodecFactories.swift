@@ -11,7 +11,7 @@ extension PluginRegistry.Builder {
     /// `png` (settings `compressionLevel`, 0-9, and `strategy`, `runLength` or `deflate`) and `jpeg` (setting
     /// `scaledDecoding`: whether a target size may decode at 1/8 to 1/2 scale).
     mutating func registerPNGAndJPEGFactories() {
-        registerFactory(
+        add(
             PluginFactory<Codec>(
                 name: "png",
                 defaultSettings: .object(["compressionLevel": .number(6), "strategy": .string("runLength")])
@@ -24,7 +24,7 @@ extension PluginRegistry.Builder {
                     strategy: strategy ?? .runLength)
                 return Codec(decoder: codec, encoder: codec)
             })
-        registerFactory(
+        add(
             PluginFactory<Codec>(name: "jpeg", defaultSettings: .object(["scaledDecoding": .bool(true)])) { reader in
                 let codec = JPEGCodec(scaledDecoding: try reader.bool("scaledDecoding", default: true))
                 return Codec(decoder: codec, encoder: codec)

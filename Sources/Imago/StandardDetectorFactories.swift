@@ -6,7 +6,7 @@ extension PluginRegistry.Builder {
     /// `minimumFaceSize` (pixels at the working size, 8–1024), `minimumNeighbours` (1–50), `scaleFactor` (1.01–2).
     /// Building it fails with the reason when this build or this machine has no OpenCV.
     mutating func registerStandardDetectorFactories() {
-        registerFactory(
+        add(
             PluginFactory<any ImageDetector>(
                 name: "faces",
                 defaultSettings: .object([

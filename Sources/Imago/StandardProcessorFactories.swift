@@ -50,10 +50,10 @@ extension PluginRegistry.Builder {
     /// `filter`), `crop` (`x`, `y`, `width`, `height`), `options` (a string in the
     /// options grammar) and `orientation`.
     mutating func registerStandardProcessorFactories() {
-        registerFactory(PluginRegistry.resizeFactory)
-        registerFactory(PluginRegistry.cropFactory)
-        registerFactory(PluginRegistry.optionsFactory)
-        registerFactory(
+        add(PluginRegistry.resizeFactory)
+        add(PluginRegistry.cropFactory)
+        add(PluginRegistry.optionsFactory)
+        add(
             PluginFactory<any ImageProcessor>(name: "orientation") { _ in OrientationProcessor() })
     }
 }

@@ -47,7 +47,7 @@ extension PluginRegistry {
         builder.registerS3Factories()
         builder.registerStandardProcessorFactories()
         builder.registerStandardDetectorFactories()
-        builder.registerFactories(factories)
+        builder.add(factories)
         return builder.build()
     }
 

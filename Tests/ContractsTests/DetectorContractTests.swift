@@ -75,8 +75,8 @@ import Testing
 
     @Test func aBuilderCopiesItsDetectors() {
         var builder = PluginRegistry.Builder()
-        builder.register(MarkerDetector(tolerance: 1))
-        builder.register(MarkerDetector(tolerance: 2))
+        builder.add(MarkerDetector(tolerance: 1))
+        builder.add(MarkerDetector(tolerance: 2))
         let registry = builder.build()
         #expect(registry.detectors.map(\.identifier) == ["marker(255,0,255±2,4)", "marker(255,0,255±1,4)"])
         #expect(

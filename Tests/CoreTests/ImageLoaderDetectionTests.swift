@@ -38,8 +38,8 @@ final class CountingDetector: ImageDetector {
 
     static func loader(transport: FakeTransport, cache: FakeDataCache) -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(FakeDecoder())
+        builder.add(transport)
+        builder.add(FakeDecoder())
         builder.dataCache = cache
         return ImageLoader(registry: builder.build())
     }
@@ -114,8 +114,8 @@ final class CountingDetector: ImageDetector {
         transport.serve("/a", data: FakeDecoder.encode(width: 60, height: 20, orientation: 6))
         let decoder = FakeDecoder()
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(decoder)
+        builder.add(transport)
+        builder.add(decoder)
         let loader = ImageLoader(registry: builder.build())
         let detector = CountingDetector(workingSize: 16)
         let result = try await loader.detect(detector, in: Self.request)

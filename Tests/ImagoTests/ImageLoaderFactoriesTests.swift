@@ -140,7 +140,7 @@ private struct RedProcessor: ImageProcessor {
         #expect(registry.imageCache != nil && registry.dataCache != nil)
         // Without a factory the default configuration names, building it fails instead of giving no plugins.
         var brokenBuilder = PluginRegistry.Builder()
-        brokenBuilder.registerFactory(
+        brokenBuilder.add(
             PluginFactory<any ImageTransport>(name: "http") { _ in ShelfTransport(images: [:]) })
         let broken = brokenBuilder.build()
         #expect(throws: ImagoError.self) { try PluginRegistry.standard(from: broken) }

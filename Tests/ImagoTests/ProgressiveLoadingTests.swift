@@ -13,9 +13,9 @@ import Testing
 
     func makeLoader() -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(CurlTransport())  // the default HTTP transport on Linux
-        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.add(CurlTransport())  // the default HTTP transport on Linux
+        builder.add(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.add(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
         builder.imageCache = MemoryImageCache()
         let registry = builder.build()
         return ImageLoader(registry: registry)

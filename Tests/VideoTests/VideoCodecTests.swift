@@ -84,8 +84,8 @@ import Testing
         #expect(image.orientation == .left && image.width == 160 && image.height == 120)
         #expect(try codec.videoInfo(data).rotation == 270)
         var builder = PluginRegistry.Builder()
-        builder.register(codec)
-        builder.register(FileTransport())
+        builder.add(codec)
+        builder.add(FileTransport())
         let loader = ImageLoader(registry: builder.build())
         var request = ImageRequest(url: VideoClips.folder.appendingPathComponent("rotated.mp4"))
         request.decodeOptions.timeline.posterTime = 0

@@ -12,7 +12,7 @@ struct CommandLoader: Sendable {
         var builder = PluginRegistry.Builder(.standard())
         builder.imageCache = nil
         builder.dataCache = nil
-        builder.register(VideoCodec())
+        builder.add(VideoCodec())
         let registry = builder.build()
         loader = ImageLoader(registry: registry)
         self.headers = headers

@@ -37,7 +37,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     continuation: continuation, sink: sink, priority: priority)
                 let (shared, isNew) = join(key, id: id, waiter: waiter)
                 holder.set(shared)
-                if isNew { shared.start(work) }
+                if isNew { shared.start(work) } else { shared.replay(to: id) }
             }
         } onCancel: {
             holder.cancel(id)
@@ -46,7 +46,9 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func join(_ key: Key, id: Int, waiter: SharedWork<Value>.Waiter) -> (SharedWork<Value>, Bool) {
         state.withLock { state in
-            if let existing = state.works[key], existing.add(id, waiter) { return (existing, false) }
+            var late = waiter
+            late.joinedLate = true
+            if let existing = state.works[key], existing.add(id, late) { return (existing, false) }
             let shared = SharedWork<Value>(onEnd: { [weak self] ended in self?.forget(key, ended) })
             _ = shared.add(id, waiter)
             state.works[key] = shared

@@ -1,12 +1,30 @@
-/// Detectors: registered like every plugin, named in a configuration's `detectors`.
+/// Detectors: added like every plugin, named in a configuration's `detectors`.
 extension PluginRegistry.Builder {
     /// Adds a detector; it is asked before the earlier ones for the kinds it finds.
-    public mutating func register(_ detector: any ImageDetector) { detectors.append(detector) }
+    public mutating func add<Detector: ImageDetector>(_ detector: Detector) { add(detector as any ImageDetector) }
+    /// Adds a detector typed `any ImageDetector`.
+    @_disfavoredOverload public mutating func add(_ detector: any ImageDetector) {
+        contents.detectors.insert(detector, at: 0)
+    }
 
     /// Makes a detector nameable in configurations (`"detectors": [{"name": "faces", "settings": {…}}]`).
-    public mutating func registerFactory(_ factory: PluginFactory<any ImageDetector>) {
-        factories.add(factory, as: .detector)
+    public mutating func add(_ factory: PluginFactory<any ImageDetector>) {
+        contents.factories.add(factory, as: .detector)
     }
+
+    @available(*, deprecated, renamed: "add(_:)")
+    public mutating func register(_ detector: any ImageDetector) { add(detector) }
+    @available(*, deprecated, renamed: "add(_:)")
+    public mutating func registerFactory(_ factory: PluginFactory<any ImageDetector>) { add(factory) }
+}
+
+extension ImageLoader.Builder {
+    /// Adds a detector; it is asked before the earlier ones for the kinds it finds.
+    public mutating func add<Detector: ImageDetector>(_ detector: Detector) { plugins.add(detector) }
+    /// Adds a detector typed `any ImageDetector`.
+    @_disfavoredOverload public mutating func add(_ detector: any ImageDetector) { plugins.add(detector) }
+    /// Makes a detector nameable in configurations.
+    public mutating func add(_ factory: PluginFactory<any ImageDetector>) { plugins.add(factory) }
 }
 
 extension PluginRegistry {
