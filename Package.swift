@@ -117,13 +117,37 @@ let serverTargets: [Target] = [
     .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
 ]
 
+// Media (issue 38): the face detector over OpenCV's cascade classifier, reached through a C++ shim with a C interface
+// (CImagoFaces), and video as a source over FFmpeg's libavformat, libavcodec and libswscale (CImagoVideo). Each shim
+// compiles its library's code only when `__has_include` finds the headers (CImagoFaces through include/opencv2, a
+// link to Debian's /usr/include/opencv4/opencv2) and reaches the library through dlopen/dlsym on first use: the
+// package builds and runs without OpenCV or FFmpeg (the plugin then reports why it cannot run), and a program that
+// never detects or reads a video loads neither. No pkg-config: opencv4.pc would link every OpenCV library.
+let mediaTargets: [Target] = [
+    .target(
+        name: "CImagoFaces", path: "Sources/CLibraries/CImagoFaces",
+        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "ImagoDetect", dependencies: ["ImagoCore", "CImagoFaces"], path: "Sources/Detect"),
+    .testTarget(
+        name: "DetectTests", dependencies: ["ImagoDetect", "Imago", "ImagoContracts", "ImagoTestSupport"],
+        resources: [.copy("Fixtures")]),
+    .target(
+        name: "CImagoVideo", path: "Sources/CLibraries/CImagoVideo",
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("m", .when(platforms: [.linux])),
+        ]),
+    .target(name: "ImagoVideo", dependencies: ["ImagoCore", "CImagoVideo"], path: "Sources/Video"),
+    .testTarget(name: "VideoTests", dependencies: ["ImagoVideo", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+]
+
 // libspng (issue 28): measured against libpng in imago-bench only (`png-spng`); the PNG codec stays on libpng.
 let spng: Target = .systemLibrary(
     name: "CSPNG", path: "Sources/CLibraries/CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])])
 
 // Every target, each declared once with all its dependencies.
 var targets: [Target] =
-    cLibraries + colorLibraries + curlLibrary + newFormatTargets + fleetTargets + serverTargets + [spng] + [
+    cLibraries + colorLibraries + curlLibrary + newFormatTargets + fleetTargets + serverTargets + mediaTargets + [spng]
+    + [
         .target(name: "ImagoCore", path: "Sources/Core"),
         // The UI layer (an observable model, phases and transitions), apart from Core as NukeUI is from Nuke.
         .target(name: "ImagoUI", dependencies: ["ImagoCore"], path: "Sources/UI"),
@@ -134,11 +158,13 @@ var targets: [Target] =
         // What to render and how it is asked for: the options model, its three URL grammars (Imago's own,
         // imgproxy's, thumbor's), the processors and render requests it makes, and `ImageInfo`; Core only.
         .target(name: "ImagoRendering", dependencies: ["ImagoCore"], path: "Sources/Rendering"),
-        // The umbrella: every built-in plugin, registered by its standard registry.
+        // The umbrella: every built-in plugin, registered by its standard registry, and the UI layer, as
+        // `import Imago` brought them in 0.1.0.
         .target(
             name: "Imago",
             dependencies: [
-                "ImagoCore", "ImagoTransports", "ImagoCodecs", "ImagoCaches", "ImagoRendering", "ImagoRedis", "ImagoS3",
+                "ImagoCore", "ImagoUI", "ImagoTransports", "ImagoCodecs", "ImagoCaches", "ImagoRendering", "ImagoRedis",
+                "ImagoS3", "ImagoDetect", "ImagoVideo",
             ] + newFormatModules,
             path: "Sources/Imago"),
         .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
@@ -186,6 +212,7 @@ var products: [Product] =
     + [
         .library(name: "ImagoRedis", targets: ["ImagoRedis"]), .library(name: "ImagoS3", targets: ["ImagoS3"]),
         .library(name: "ImagoServer", targets: ["ImagoServer"]),
+        .library(name: "ImagoDetect", targets: ["ImagoDetect"]), .library(name: "ImagoVideo", targets: ["ImagoVideo"]),
     ]
 
 // libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).
@@ -199,6 +226,12 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
         targets.append(
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ImagoCodecs"], path: "Fuzz/\(name)"))
+    }
+    // The video decoder's fuzzer (issue 38) links ImagoVideo.
+    if FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent("Video").path) {
+        products.append(.executable(name: "fuzz-video", targets: ["FuzzVideo"]))
+        targets.append(
+            .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "ImagoVideo"], path: "Fuzz/Video"))
     }
     // The new formats' fuzzers (issue 14) link their own module as well.
     for name in ["AVIF", "HEIF", "JXL"]

@@ -144,6 +144,17 @@ def start_imago(imago, work, images):
     raise SystemExit("imago serve did not start: " + open(errors).read())
 
 
+def stop(*processes):
+    """Ends the children started here: SIGTERM, then SIGKILL after 20 s."""
+    for process in processes:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 def signed(path, mode):
     if mode is True:
         return "/" + base64.urlsafe_b64encode(hmac.new(KEY.encode(), path.encode(), hashlib.sha1).digest()).decode() \
@@ -216,13 +227,7 @@ def main():
         imago, imago_port = start_imago(args.imago, work, images)
         rows = [compare(imago_port, thumbor_port, path, mode) for path, mode in URLS]
     finally:
-        for process in (thumbor, imago):
-            if process is not None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        stop(thumbor, imago)
         shutil.rmtree(work, ignore_errors=True)
     text = table(rows)
     sys.stdout.write(text)

@@ -2,9 +2,10 @@
 # Builds one libFuzzer target (png, jpeg, gif, webp) with ASan and runs it, seeded from the shared corpus.
 # `incremental` fuzzes the progressive JPEG/PNG decoders against their one-shot decodes.
 # Usage: Scripts/fuzz.sh FORMAT [SECONDS]   (default 180 s; findings land in fuzz-out/FORMAT/artifacts)
-# avif, heif and jxl are seeded from their test fixtures (the shared corpus has none of them).
+# avif, heif and jxl are seeded from their test fixtures (the shared corpus has none of them); video from small
+# clips ffmpeg makes.
 set -euo pipefail
-format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl|incremental [seconds]}"
+format="${1:?usage: Scripts/fuzz.sh png|jpeg|gif|webp|avif|heif|jxl|video|incremental [seconds]}"
 seconds="${2:-180}"
 case "$format" in
     png) folders=(pngsuite png-extra) ;;
@@ -14,6 +15,7 @@ case "$format" in
     avif) folders=(); fixtures=Tests/AVIFTests/Fixtures/*.avif ;;
     heif) folders=(); fixtures=Tests/HEIFTests/Fixtures/*.heic ;;
     jxl) folders=(); fixtures=Tests/JXLTests/Fixtures/*.jxl ;;
+    video) folders=(); video_seeds=1 ;;
     incremental) folders=(jpeg pngsuite png-extra) ;;
     *) echo "unknown format: $format" >&2; exit 2 ;;
 esac
@@ -34,6 +36,14 @@ IMAGO_FUZZ=1 swift build --product "$product" --scratch-path .build/fuzz \
 work="fuzz-out/$format"
 mkdir -p "$work/seeds" "$work/artifacts" "$work/corpus"
 [ -n "${fixtures:-}" ] && cp $fixtures "$work/seeds/"
+if [ -n "${video_seeds:-}" ]; then
+    # Small clips of each container and codec the decoder reads, made by Debian's ffmpeg.
+    for clip in "mp4 libx264" "mov libx264" "webm libvpx-vp9" "mkv libx264" "webm libvpx"; do
+        set -- $clip
+        ffmpeg -y -loglevel error -f lavfi -i testsrc=size=64x48:rate=5:duration=1 -c:v "$2" \
+            "$work/seeds/seed-$2.$1" || true
+    done
+fi
 for folder in "${folders[@]}"; do
     find "$corpus/$folder" -type f ! -name '*.md' ! -name 'LICENSE*' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
 done

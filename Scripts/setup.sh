@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Imago builds against (the C codec libraries) and the tests use (python3 for the
-# loopback test server, redis-server and nginx started as children), and the PyPI tools the tests start in virtual
+# loopback test server, redis-server and nginx started as children; the wallpapers whose photographs the server
+# benchmark uses), and the PyPI tools the tests start in virtual
 # environments of their own (moto_server, thumbor). Idempotent; needs root or sudo.
 set -euo pipefail
 sudo_cmd=""
@@ -8,7 +9,11 @@ sudo_cmd=""
 packages=(libpng-dev libspng-dev libjpeg-dev libgif-dev libwebp-dev pkg-config python3 liblcms2-dev ghostscript
     libavif-dev libheif-dev libjxl-dev libavif-bin libheif-examples libjxl-tools libcurl4-openssl-dev openssl
     libvips-tools colord-data icc-profiles-free python3-pil python3-numpy libhiredis-dev redis-server redis-tools
-    libmicrohttpd-dev curl wrk python3-venv python3-dev nginx libssl-dev)
+    libmicrohttpd-dev curl wrk python3-venv python3-dev nginx libssl-dev
+    plasma-workspace-wallpapers gnome-backgrounds lomiri-wallpapers-16.04 lomiri-wallpapers-20.04 mate-backgrounds
+    libopencv-objdetect-dev libopencv-imgproc-dev opencv-data
+    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg
+    python3-skimage)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -34,3 +39,7 @@ make_venv /opt/imago-test-venv "import thumbhash, blurhash, PIL" --system-site-p
 # dialect comparison (issue 26): each in its own pinned environment, apart from the system Python's packages.
 make_venv /opt/imago-moto-venv "import moto.server, flask_cors" "moto[server]==5.2.5"
 make_venv /opt/imago-thumbor-venv "import thumbor, PIL" thumbor==7.8.0 pillow==12.3.0
+# The libvips service the server benchmark compares with (Scripts/bench-servers.sh, issue 36): pyvips over Debian's
+# libvips under gunicorn, with numpy and Pillow (which reads AVIF) for the benchmark's quality scores.
+make_venv /opt/imago-vips-venv "import pyvips, gunicorn, numpy, PIL.AvifImagePlugin" \
+    pyvips==3.2.0 gunicorn==27.0.1 numpy==2.4.6 pillow==12.3.0

@@ -23,9 +23,9 @@ enum LoaderBatchBenchmark {
             }
         }
         var builder = PluginRegistry.Builder()
-        builder.register(FileTransport())
-        builder.register(Codec(decoder: PNGCodec()))
-        builder.register(Codec(decoder: JPEGCodec()))
+        builder.add(FileTransport())
+        builder.add(Codec(decoder: PNGCodec()))
+        builder.add(Codec(decoder: JPEGCodec()))
         let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         let requests = urls.map { ImageRequest(url: $0, cachePolicy: .none) }

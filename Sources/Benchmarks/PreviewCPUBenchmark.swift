@@ -42,8 +42,8 @@ enum PreviewCPUBenchmark {
         -> (cpu: Double, previews: Int)
     {
         var builder = PluginRegistry.Builder()
-        builder.register(TrickleTransport(data: data, chunk: 16 * 1024, seconds: 2))
-        builder.register(Codec(decoder: JPEGCodec()))
+        builder.add(TrickleTransport(data: data, chunk: 16 * 1024, seconds: 2))
+        builder.add(Codec(decoder: JPEGCodec()))
         let registry = builder.build()
         let loader = ImageLoader(registry: registry)
         let request = ImageRequest(url: URL(string: "trickle://bench/photo.jpg")!, processors: processors)

@@ -32,6 +32,17 @@ if CommandLine.arguments.dropFirst().first == "encoder-memory" {
     try EncoderMemoryBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+// `imago-bench faces FOLDER` and `imago-bench video FILE` (issue 38): face crops and detection CPU, video posters and
+// previews (CPU time and peak memory).
+if CommandLine.arguments.dropFirst().first == "faces" {
+    try FaceBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "video" {
+    try VideoBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
 if CommandLine.arguments.dropFirst().first == "transports" {
     try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))

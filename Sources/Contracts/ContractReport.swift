@@ -72,4 +72,12 @@ extension PluginContract {
 
     /// The names of every check, in order.
     public var checkNames: [String] { checks.map(\.name) }
+
+    /// Runs every check (as `run(skipping:)`) and throws a `ContractFailure` whose reason is the report, naming each
+    /// broken promise, unless every check passed: `try await contract.verify()` is a whole test, in Swift Testing
+    /// as in XCTest.
+    public func verify(skipping: Set<String> = []) async throws {
+        let report = await run(skipping: skipping)
+        if !report.passed { throw ContractFailure(report.description) }
+    }
 }

@@ -1,7 +1,10 @@
 @_exported import ImagoCaches
 @_exported import ImagoCodecs
 @_exported import ImagoCore
+@_exported import ImagoDetect
 @_exported import ImagoRedis
 @_exported import ImagoRendering
 @_exported import ImagoS3
 @_exported import ImagoTransports
+@_exported import ImagoUI
+@_exported import ImagoVideo

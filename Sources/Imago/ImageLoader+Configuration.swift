@@ -7,6 +7,14 @@ extension ImageLoader {
         ImageLoader(registry: PluginRegistry.standard(), settings: settings)
     }
 
+    /// A loader of every built-in plugin and what `configure` adds and sets (plugins, listeners, the source
+    /// policy): `ImageLoader.standard { $0.add(MemoryTransport()) }`.
+    public static func standard(
+        settings: LoaderSettings = LoaderSettings(), _ configure: (inout Builder) throws -> Void
+    ) rethrows -> ImageLoader {
+        try ImageLoader(registry: PluginRegistry.standard(), settings: settings, configure: configure)
+    }
+
     /// A loader of the plugins `configuration` names, resolved by the standard factories and `factories` (the
     /// caller's own), with its loader settings and processing presets. An unknown plugin name or a bad setting
     /// throws `invalidConfiguration` naming the key's path and the known names.

@@ -48,7 +48,7 @@ extension PluginRegistry {
 extension PluginRegistry.Builder {
     /// Registers `redis` and `tiered`, whose layers are built with this registry's data cache factories.
     mutating func registerSharedCacheFactories() {
-        registerFactory(PluginRegistry.redisCacheFactory)
-        registerFactory(PluginRegistry.tieredCacheFactory)
+        add(PluginRegistry.redisCacheFactory)
+        add(PluginRegistry.tieredCacheFactory)
     }
 }

@@ -51,7 +51,7 @@ extension PluginRegistry {
 extension PluginRegistry.Builder {
     /// Registers the built-in cache factories: `memory` (`MemoryImageCache`) and `disk` (`DiskDataCache`).
     mutating func registerStandardCacheFactories() {
-        registerFactory(PluginRegistry.memoryCacheFactory)
-        registerFactory(PluginRegistry.diskCacheFactory)
+        add(PluginRegistry.memoryCacheFactory)
+        add(PluginRegistry.diskCacheFactory)
     }
 }

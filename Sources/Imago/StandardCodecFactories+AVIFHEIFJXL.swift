@@ -10,7 +10,7 @@ extension PluginRegistry.Builder {
     /// `avif` (settings `speed` 0-10, `threads`), `heic` (settings `speed` 0-9, `threads`, `thumbnails`: whether a
     /// small target may decode an embedded thumbnail) and `jxl` (setting `effort` 1-9).
     mutating func registerAVIFHEIFJXLFactories() {
-        registerFactory(
+        add(
             PluginFactory<Codec>(
                 name: "avif", defaultSettings: .object(["speed": .number(8), "threads": .number(1)])
             ) { reader in
@@ -19,7 +19,7 @@ extension PluginRegistry.Builder {
                     speed: try reader.int("speed", default: 8, in: 0...10))
                 return Codec(decoder: codec, encoder: codec)
             })
-        registerFactory(
+        add(
             PluginFactory<Codec>(
                 name: "heic",
                 defaultSettings: .object(["speed": .number(4), "threads": .number(1), "thumbnails": .bool(true)])
@@ -30,7 +30,7 @@ extension PluginRegistry.Builder {
                     usesThumbnails: try reader.bool("thumbnails", default: true))
                 return Codec(decoder: codec, encoder: codec)
             })
-        registerFactory(
+        add(
             PluginFactory<Codec>(name: "jxl", defaultSettings: .object(["effort": .number(7)])) { reader in
                 let codec = JXLCodec(effort: try reader.int("effort", default: 7, in: 1...9))
                 return Codec(decoder: codec, encoder: codec)

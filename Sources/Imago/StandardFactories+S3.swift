@@ -47,7 +47,7 @@ extension PluginRegistry {
 extension PluginRegistry.Builder {
     /// Registers the `s3` transport and the `s3` data cache.
     mutating func registerS3Factories() {
-        registerFactory(PluginRegistry.s3TransportFactory)
-        registerFactory(PluginRegistry.s3CacheFactory)
+        add(PluginRegistry.s3TransportFactory)
+        add(PluginRegistry.s3CacheFactory)
     }
 }

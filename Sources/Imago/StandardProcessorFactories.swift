@@ -2,7 +2,7 @@
 extension PluginRegistry {
     static let resizeFactory = PluginFactory<any ImageProcessor>(
         name: "resize",
-        defaultSettings: .object(["mode": .string("fit"), "upscale": .bool(false), "filter": .string("catmullRom")])
+        defaultSettings: .object(["mode": .string("fit"), "upscale": .bool(false), "filter": .string("lanczos3")])
     ) { reader in
         let width = try required(reader, "width")
         let height = try required(reader, "height")
@@ -11,7 +11,7 @@ extension PluginRegistry {
         let filter =
             try reader.string("filter", allowed: ResizeFilter.allCases.map(\.rawValue)).flatMap(
                 ResizeFilter.init(rawValue:))
-            ?? .catmullRom
+            ?? .lanczos3
         return ResizeProcessor(width: width, height: height, mode: mode, upscale: upscale, filter: filter)
     }
 
@@ -50,10 +50,10 @@ extension PluginRegistry.Builder {
     /// `filter`), `crop` (`x`, `y`, `width`, `height`), `options` (a string in the
     /// options grammar) and `orientation`.
     mutating func registerStandardProcessorFactories() {
-        registerFactory(PluginRegistry.resizeFactory)
-        registerFactory(PluginRegistry.cropFactory)
-        registerFactory(PluginRegistry.optionsFactory)
-        registerFactory(
+        add(PluginRegistry.resizeFactory)
+        add(PluginRegistry.cropFactory)
+        add(PluginRegistry.optionsFactory)
+        add(
             PluginFactory<any ImageProcessor>(name: "orientation") { _ in OrientationProcessor() })
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 extension PluginRegistry {
     /// A registry with every built-in factory (transports `curl`, `urlsession`, `http`, `file`, `data`, `s3`; codecs
     /// `png`, `jpeg`, `gif`, `webp`, `avif`, `heic`, `jxl`; caches `memory`, `disk`, `redis`, `s3`, `tiered`;
-    /// processors `resize`, `crop`, `orientation`) and the default plugins built.
+    /// processors `resize`, `crop`, `orientation`; detector `faces`, built only when a configuration names it) and
+    /// the default plugins built.
     ///
     /// The default configuration names only built-in factories, so building it fails only if a built-in is
     /// broken; that stops the program with the reason rather than handing out a registry without plugins.
@@ -45,7 +46,8 @@ extension PluginRegistry {
         builder.registerSharedCacheFactories()
         builder.registerS3Factories()
         builder.registerStandardProcessorFactories()
-        builder.registerFactories(factories)
+        builder.registerStandardDetectorFactories()
+        builder.add(factories)
         return builder.build()
     }
 

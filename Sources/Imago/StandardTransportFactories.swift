@@ -26,10 +26,10 @@ extension PluginRegistry.Builder {
     /// http and https, `http` (the platform's default of the two), `file` and `data`, each reading its settings
     /// from a configuration and listing them, with their defaults, in `defaultSettings`.
     mutating func registerStandardTransportFactories() {
-        registerFactory(CurlTransport.factory)
-        registerFactory(HTTPTransport.factory)
-        registerFactory(PluginRegistry.defaultHTTPTransportFactory(named: "http"))
-        registerFactory(FileTransport.factory)
-        registerFactory(DataURITransport.factory)
+        add(CurlTransport.factory)
+        add(HTTPTransport.factory)
+        add(PluginRegistry.defaultHTTPTransportFactory(named: "http"))
+        add(FileTransport.factory)
+        add(DataURITransport.factory)
     }
 }

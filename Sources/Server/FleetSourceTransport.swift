@@ -90,7 +90,7 @@ extension ImageServer {
         var builder = PluginRegistry.Builder(registry)
         for scheme in schemes.sorted() {
             guard let url = URL(string: "\(scheme)://host/"), let inner = registry.transport(for: url) else { continue }
-            builder.register(FleetSourceTransport(inner: inner, schemes: [scheme], fleet: fleet, cache: cache))
+            builder.add(FleetSourceTransport(inner: inner, schemes: [scheme], fleet: fleet, cache: cache))
         }
         return builder.build()
     }

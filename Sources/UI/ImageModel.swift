@@ -16,8 +16,11 @@ public final class ImageModel {
     public private(set) var phase: ImagePhase = .empty
     /// The transaction of the last phase change.
     public private(set) var transaction = ImageTransaction()
-    /// Bytes received and expected while loading.
+    /// Bytes received and expected while loading; complete once the phase is `success`.
     public private(set) var progress: FetchProgress?
+    /// While the phase is `empty` and a load runs, the picture decoded from `thumbHash` (a small blurry image, at
+    /// most 32 pixels on its longest side) for the view to show until the image arrives; `nil` otherwise.
+    public private(set) var placeholder: DecodedImage?
     /// Whether a load is in flight.
     public private(set) var isLoading = false
     /// The player of the delivered image when it is animated (`nil` for a still image): a view draws
@@ -52,8 +55,8 @@ public final class ImageModel {
     /// response (`phase.isPreview`), changed without animation; the final image replaces it with `transition`.
     @ObservationIgnored public var previews: PreviewPolicy?
     /// A ThumbHash of the request's image (as `GET /info` or `imago info --json` give it, base64-decoded): when
-    /// set, a load that is not a memory hit shows it, decoded, as the `placeholder` phase before the first byte
-    /// arrives. Set it with each request (it is not part of the request: it changes nothing the loader loads or
+    /// set, a load that is not a memory hit decodes it into `placeholder` before it awaits anything, for the view to
+    /// show while the phase is `empty`. Set it with each request (it is not part of the request: it changes nothing the loader loads or
     /// caches). Bytes that are not a ThumbHash show no placeholder.
     @ObservationIgnored public var thumbHash: [UInt8]?
 
@@ -102,7 +105,7 @@ public final class ImageModel {
         }
         isLoading = true
         progress = nil
-        showPlaceholder(scale: request.scale)
+        showPlaceholder()
         let loader = self.loader
         let owner = WeakModel(self)
         let previews = self.previews
@@ -132,7 +135,8 @@ public final class ImageModel {
             } catch {
                 result = .failure(ImagoError.wrapping(error, source: request.sourceString))
             }
-            owner.model?.finish(result, generation: current, scale: request.scale, player: player)
+            owner.model?.finish(
+                result, generation: current, scale: request.scale, player: player, progress: coalescer.finish())
         }
         inFlight.replace(with: task)
     }
@@ -142,6 +146,7 @@ public final class ImageModel {
         wantsImage = false
         generation += 1
         isLoading = false
+        placeholder = nil
         inFlight.cancel()
     }
 
@@ -150,17 +155,17 @@ public final class ImageModel {
         self.progress = progress
     }
 
-    /// The ThumbHash placeholder, at once and without animation. Decoding one is a few thousand operations on a
-    /// 32-pixel image, done here so it is on screen before the load's first await.
-    private func showPlaceholder(scale: Double) {
+    /// The ThumbHash placeholder, at once. Decoding one is a few thousand operations on a 32-pixel image, done here
+    /// so it is on screen before the load's first await.
+    private func showPlaceholder() {
         guard let thumbHash, let raster = try? ThumbHash.decode(thumbHash) else { return }
-        let image = DecodedImage(raster: raster, format: ImageFormat("thumbhash"))
-        delivery.send(.placeholder(image), ImageTransaction(transition: .none, disablesAnimations: true, scale: scale))
+        placeholder = DecodedImage(raster: raster, format: ImageFormat("thumbhash"))
     }
 
     /// A preview of the load in flight: shown at once, never after the final image.
     private func show(_ preview: ImageResponse, generation: Int) {
         guard generation == self.generation, isLoading, !hasImage else { return }
+        placeholder = nil
         let transaction = ImageTransaction(
             transition: .none, disablesAnimations: true, origin: preview.origin, scale: preview.request.scale)
         delivery.send(.success(preview), transaction)
@@ -192,13 +197,20 @@ public final class ImageModel {
         return (player, response)
     }
 
+    /// Ends the load: `lastProgress` is the last progress reported, which may not have reached `progress` yet (the
+    /// coalescer holds reports back up to a frame); a success shows it complete.
     private func finish(
-        _ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double, player: AnimationPlayer? = nil
+        _ result: Result<ImageResponse, ImagoError>, generation: Int, scale: Double, player: AnimationPlayer?,
+        progress lastProgress: FetchProgress?
     ) {
         guard generation == self.generation else { return }
         isLoading = false
         switch result {
-        case .success(let response): deliver(.success(response), scale: scale, player: player)
+        case .success(let response):
+            if let received = lastProgress?.received {
+                progress = FetchProgress(received: received, expected: received)
+            }
+            deliver(.success(response), scale: scale, player: player)
         case .failure(let error) where error.kind == .cancelled: return
         case .failure(let error): deliver(.failure(error), scale: scale)
         }
@@ -206,6 +218,7 @@ public final class ImageModel {
 
     /// Delivers `phase`; an animated image gets a player of its frames unless `onDemand` plays it from its bytes.
     private func deliver(_ phase: ImagePhase, scale: Double, player onDemand: AnimationPlayer? = nil) {
+        placeholder = nil
         if let image = phase.response?.image {
             hasImage = true
             player = onDemand ?? (image.isAnimated ? AnimationPlayer(image: image) : nil)

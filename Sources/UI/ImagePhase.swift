@@ -4,11 +4,8 @@ import ImagoCore
 ///
 /// Progress is not a phase: it changes many times a second and has no transition; `ImageModel.progress` has it.
 public enum ImagePhase: Sendable {
-    /// Nothing loaded yet (or loading).
+    /// Nothing loaded yet (or loading; `ImageModel.placeholder` may have a picture to show meanwhile).
     case empty
-    /// Loading, with a placeholder decoded from the model's ThumbHash (`ImageModel.thumbHash`): a small blurry
-    /// picture (at most 32 pixels on its longest side) shown before the first byte arrives.
-    case placeholder(DecodedImage)
     /// The image, with where it came from.
     case success(ImageResponse)
     /// The load failed.
@@ -30,11 +27,6 @@ public enum ImagePhase: Sendable {
     public var origin: ImageOrigin? { response?.origin }
     /// Whether the image shown is a preview of one still arriving (see `ImageModel.previews`).
     public var isPreview: Bool { response?.isPreview ?? false }
-    /// The placeholder shown while loading, if any.
-    public var placeholder: DecodedImage? {
-        if case .placeholder(let image) = self { return image }
-        return nil
-    }
     /// Whether nothing is shown yet.
     public var isEmpty: Bool {
         if case .empty = self { return true }
@@ -46,7 +38,6 @@ extension ImagePhase: CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: "empty"
-        case .placeholder(let image): "placeholder(\(image.width)x\(image.height))"
         case .success(let response):
             "\(response.isPreview ? "preview" : "success")(\(response.image.width)x\(response.image.height), "
                 + "\(response.origin))"

@@ -9,6 +9,9 @@ final class ProgressCoalescer: Sendable {
 
     private struct State {
         var latest: FetchProgress?
+        /// The last report, delivered or not.
+        var last: FetchProgress?
+        var finished = false
         var scheduled = false
         var lastDelivery: ContinuousClock.Instant?
         var deliveries = 0
@@ -27,7 +30,9 @@ final class ProgressCoalescer: Sendable {
     /// Keeps `progress` as the latest; schedules one main-actor update unless one is pending.
     func report(_ progress: FetchProgress) {
         let (schedule, last) = state.withLock { state in
+            if state.finished { return (false, state.lastDelivery) }
             state.latest = progress
+            state.last = progress
             if state.scheduled { return (false, state.lastDelivery) }
             state.scheduled = true
             return (true, state.lastDelivery)
@@ -45,6 +50,15 @@ final class ProgressCoalescer: Sendable {
                 return state.latest
             }
             if let latest { self.deliver(latest) }
+        }
+    }
+
+    /// Stops delivering (a pending update delivers nothing) and returns the last report, delivered or not.
+    func finish() -> FetchProgress? {
+        state.withLock { state in
+            state.finished = true
+            state.latest = nil
+            return state.last
         }
     }
 }

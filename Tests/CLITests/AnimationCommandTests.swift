@@ -52,4 +52,29 @@ import Testing
         #expect(line["frames"] as? Int == 20_000)
         #expect(line["loopCount"] as? Int == 1)
     }
+
+    @Test func infoJSONNeverListsFewerDurationsThanFrames() async throws {
+        let fixtures = try Fixtures()
+        // 500 frames of 60 ms on a 1000x1000 screen: 500 MP together, over the 400 MP decoded at once, so info
+        // decodes the first frame only (issue 35 saw "durations":[0] for such a file).
+        var bytes = Array("GIF89a".utf8) + [0xE8, 0x03, 0xE8, 0x03, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for _ in 0..<500 {
+            bytes += [0x21, 0xF9, 4, 0, 6, 0, 0, 0]
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        }
+        let path = fixtures.path("five-hundred.gif")
+        try Data(bytes + [0x3B]).write(to: URL(fileURLWithPath: path))
+        let line = try #require(try await ImagoTool.run(["info", "--json", path]).jsonLines().first)
+        #expect(line["frames"] as? Int == 500)
+        #expect(line["durations"] is NSNull, "\(line["durations"] ?? "missing")")
+        let total = try #require(line["totalDuration"] as? Double)
+        #expect(abs(total - 30) < 0.001)
+
+        // A small animation is decoded whole: one duration per frame, and their sum as the total.
+        let small = try fixtures.animation(as: .gif, name: "small.gif")
+        let whole = try #require(try await ImagoTool.run(["info", "--json", small]).jsonLines().first)
+        #expect((whole["durations"] as? [Double])?.count == 3)
+        #expect(abs((whole["totalDuration"] as? Double ?? 0) - 0.6) < 0.001)
+    }
 }

@@ -13,7 +13,7 @@ import Testing
         #expect(
             Set(line.keys) == [
                 "source", "format", "width", "height", "storedWidth", "storedHeight", "frames", "loopCount",
-                "durations",
+                "durations", "totalDuration",
                 "orientation", "hasAlpha", "bytes", "iccProfile", "colorProfile", "thumbhash", "blurhash", "warnings",
             ])
         #expect(line["iccProfile"] is NSNull)
@@ -27,6 +27,8 @@ import Testing
         #expect(line["height"] as? Int == 8)
         #expect(line["frames"] as? Int == 1)
         #expect(line["loopCount"] as? Int == 0)
+        #expect(line["durations"] as? [Double] == [0])
+        #expect(line["totalDuration"] as? Double == 0)
         #expect(line["orientation"] as? Int == 1)
         #expect(line["hasAlpha"] as? Bool == false)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int

@@ -35,6 +35,39 @@ import Testing
         #expect(exact >= 8)
     }
 
+    /// Issue 35 took `gif/pillow/issue_2811.gif` for a regression of the block walk. The walk follows it to its
+    /// trailer (one image, as both references see); what stops the decode is its LZW minimum code size of 11,
+    /// which giflib refuses, as it did at 0.1.0 (82d521b, whose corpus test expected the refusal too).
+    @Test func theCorpusFileWithCodeSize11IsWalkedWholeAndRefusedWithTheReason() throws {
+        let corpus = try CorpusReference.load()
+        let entry = try #require(corpus.entries(in: "gif").first { $0.file == "gif/pillow/issue_2811.gif" })
+        let data = try corpus.data(entry)
+        let summary = data.withUnsafeBytes { GIFStructure.summarize($0) }
+        #expect(summary.frames == 1)
+        #expect(entry.pillow.frames == 1)
+        for frames in [FrameSelection.all, .first] {
+            let error = #expect(throws: ImagoError.self) {
+                _ = try GIFCodec().decode(data, options: DecodeOptions(frames: frames))
+            }
+            #expect(error?.kind == .decodingFailed(format: .gif))
+            #expect(error?.reason.contains("LZW minimum code size 11") == true, "\(error?.reason ?? "")")
+        }
+        let source = try GIFCodec().makeFrameSource(data, options: DecodeOptions())
+        #expect(throws: ImagoError.self) { _ = try source.nextFrame() }
+    }
+
+    @Test func aCodeSizeOverEightIsNamedInTheError() throws {
+        var file = GIFTestFile(width: 4, height: 2, palette: GIFCodecTests.palette)
+        file.frames = [.init(width: 4, height: 2, indices: GIFCodecTests.solid(1, 4, 2), hasControl: false)]
+        var bytes = [UInt8](file.data)
+        // The code size follows the 10-byte descriptor that comes right after the global colour table.
+        let descriptor = try #require(bytes.firstIndex(of: 0x2C))
+        #expect(bytes[descriptor + 10] == 8)
+        bytes[descriptor + 10] = 9
+        let error = #expect(throws: ImagoError.self) { _ = try GIFCodec().decode(Data(bytes)) }
+        #expect(error?.reason.contains("LZW minimum code size 9") == true, "\(error?.reason ?? "")")
+    }
+
     @Test func stopsAtTheEndOfTruncatedOrForeignData() {
         var file = GIFTestFile(width: 6, height: 4, palette: GIFCodecTests.palette)
         file.frames = Array(repeating: .init(width: 6, height: 4, indices: GIFCodecTests.solid(1, 6, 4)), count: 3)

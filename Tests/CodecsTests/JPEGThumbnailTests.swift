@@ -104,6 +104,29 @@ import Testing
         #expect(Self.psnr(blurry.raster, slow.raster) < Self.threshold)
     }
 
+    /// 1275 rows at 1/2 scale are 638 rows, the last one half covered: the resize maps onto the 637.5 rows the picture
+    /// covers (`Raster.extent`), so the thumbnail lines up with the full-size decode's. Mapping onto all 638 rows
+    /// shifts the bottom by a quarter of an output row, which the same comparison catches.
+    @Test func aReducedDecodeOfAnOddSizeLinesUpWithTheFullOne() throws {
+        let source = try Self.photoLike(width: 1000, height: 1275)
+        let data = try JPEGCodec().encode(
+            DecodedImage(raster: source, format: .jpeg), options: EncodeOptions(quality: 95))
+        let box = PixelSize(width: 500, height: 600)  // covered at 4/8 (500x638), not at 3/8 (375x479)
+        let reduced = try JPEGCodec().decode(data, options: DecodeOptions(targetSize: box))
+        #expect(reduced.width == 500 && reduced.height == 638)
+        let extent = try #require(reduced.raster.extent)
+        #expect(extent.width == 500 && extent.height == 637.5)
+        let resize = ResizeProcessor(size: PixelSize(width: 250, height: 319))
+        let full = try resize.process(JPEGCodec(scaledDecoding: false).decode(data))
+        let aligned = try resize.process(reduced)
+        var misaligned = reduced
+        misaligned.frames = [ImageFrame(raster: try Raster(width: 500, height: 638, pixels: reduced.raster.pixels))]
+        let shifted = try resize.process(misaligned)
+        #expect(aligned.height == full.height && shifted.height == full.height)
+        let (good, bad) = (Self.psnr(aligned.raster, full.raster), Self.psnr(shifted.raster, full.raster))
+        #expect(good > bad + 0.5, "aligned \(good) dB, misaligned \(bad) dB")
+    }
+
     @Test func choosesTheSmallestCoveringScale() throws {
         let source = try Self.photoLike(width: 800, height: 600)
         let data = try JPEGCodec().encode(DecodedImage(raster: source, format: .jpeg), options: .default)

@@ -36,6 +36,20 @@ import Testing
         #expect(try codec.decode(grayAlphaData).raster == grayAlpha)
     }
 
+    /// Both strategies are lossless; run-length (the default) is larger on a smooth picture than string matching,
+    /// but not by much (each strategy really reaches zlib).
+    @Test func bothStrategiesAreLosslessAndDeflateIsSmaller() throws {
+        #expect(PNGCodec().strategy == .runLength)
+        let raster = try TestImages.gradient(width: 256, height: 160)
+        let image = DecodedImage(raster: raster, format: .png)
+        let runLength = try PNGCodec(strategy: .runLength).encode(image)
+        let deflate = try PNGCodec(strategy: .deflate).encode(image)
+        #expect(try codec.decode(runLength).raster == raster)
+        #expect(try codec.decode(deflate).raster == raster)
+        #expect(deflate.count < runLength.count)
+        #expect(runLength.count < raster.width * raster.height * 3 / 2, "compressed: \(runLength.count) bytes")
+    }
+
     @Test func sniffsTheSignatureOnly() {
         #expect(codec.canDecode(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])))
         #expect(!codec.canDecode(Data([0x89, 0x50, 0x4E, 0x47])))

@@ -10,7 +10,8 @@ import Testing
           "transports": [{"name": "memory", "settings": {"chunkSize": 4}}],
           "codecs": ["pam"],
           "imageCache": {"name": "dictionary", "settings": {"countLimit": 8}},
-          "dataCache": "dictionary"
+          "dataCache": "dictionary",
+          "interceptors": [{"name": "fallback", "settings": {"grey": 90}}]
         }
         """
 
@@ -41,6 +42,10 @@ import Testing
         #expect(registry.imageCache?.image(for: "a") == gray)
         let encoded = try #require(registry.encoder(for: PAMCodec.pam)).encode(gray)
         #expect(try decoder.decode(encoded) == gray.withFormat(PAMCodec.pam, encodedSize: encoded.count))
+
+        // The configured interceptor, with its settings.
+        let fallback = try #require(registry.interceptors.first as? FallbackInterceptor)
+        #expect(registry.interceptors.count == 1 && fallback.placeholder.raster[0, 0] == RGBA(90, 90, 90))
     }
 
     @Test func badSettingsAreReportedWithTheirPath() throws {
@@ -62,8 +67,8 @@ import Testing
     @Test func examplePluginOverridesABuiltInOfTheSameScheme() throws {
         // Registered later, a plugin is asked first: the memory transport wins over an earlier one.
         var builder = PluginRegistry.Builder()
-        builder.register(MemoryTransport(chunkSize: 1))
-        builder.register(MemoryTransport(chunkSize: 2))
+        builder.add(MemoryTransport(chunkSize: 1))
+        builder.add(MemoryTransport(chunkSize: 2))
         let registry = builder.build()
         let chosen = registry.transport(for: URL(string: "mem://store/x")!) as? MemoryTransport
         #expect(chosen?.chunkSize == 2)

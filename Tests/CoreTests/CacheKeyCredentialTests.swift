@@ -82,8 +82,8 @@ import Testing
 
         // A second loader over the same data cache: the same credentials are served from it, others are not.
         var builder = PluginRegistry.Builder()
-        builder.register(env.transport)
-        builder.register(env.decoder)
+        builder.add(env.transport)
+        builder.add(env.decoder)
         builder.dataCache = env.dataCache
         let registry = builder.build()
         let fresh = ImageLoader(registry: registry)

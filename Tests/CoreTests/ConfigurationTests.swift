@@ -13,7 +13,7 @@ private struct SettingsTransport: ImageTransport {
 
 private func registryWithFactories() -> PluginRegistry {
     var builder = PluginRegistry.Builder()
-    builder.registerFactory(
+    builder.add(
         PluginFactory<any ImageTransport>(name: "mem", defaultSettings: .object(["timeout": .number(5)])) { reader in
             SettingsTransport(timeout: try reader.double("timeout", default: 5, in: 0...60))
         })

@@ -23,8 +23,8 @@ import Testing
         _ transport: FakeTransport, settings: LoaderSettings = LoaderSettings(), policy: (any SourceAccessPolicy)? = nil
     ) -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(FakeDecoder())
+        builder.add(transport)
+        builder.add(FakeDecoder())
         let registry = builder.build()
         return ImageLoader(registry: registry, settings: settings, sourcePolicy: policy)
     }

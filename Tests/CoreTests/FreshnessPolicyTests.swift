@@ -68,8 +68,8 @@ import Testing
         let transport = FakeTransport()
         transport.serve(
             "/a", FakeTransport.Behavior(data: FakeDecoder.encode(), metadata: TransportMetadata(statusCode: 200)))
-        builder.register(transport)
-        builder.register(FakeDecoder())
+        builder.add(transport)
+        builder.add(FakeDecoder())
         let cache = ShortLivedDataCache()
         builder.dataCache = cache
         let registry = builder.build()

@@ -18,12 +18,12 @@ import Testing
 
     @Test func centreKeepsTheOldIdentifierAndOthersAddTheirCode() {
         let centred = ResizeProcessor(width: 10, height: 10, mode: .fill)
-        #expect(centred.identifier == "resize(10x10,fill,noupscale,catmullRom)")
+        #expect(centred.identifier == "resize(10x10,fill,noupscale,lanczos3)")
         #expect(
             ResizeProcessor(width: 10, height: 10, mode: .fill, gravity: .center).identifier == centred.identifier)
         #expect(
             ResizeProcessor(width: 10, height: 10, mode: .fill, gravity: .southWest).identifier
-                == "resize(10x10,fill,noupscale,catmullRom,g=sw)")
+                == "resize(10x10,fill,noupscale,lanczos3,g=sw)")
         // `.fit` has no window: the gravity changes nothing, and not the key either.
         #expect(
             ResizeProcessor(width: 10, height: 10, mode: .fit, gravity: .east).identifier

@@ -136,7 +136,7 @@ import Testing
         let local = FakeTransport(schemes: ["local"], cachePolicy: nil)
         local.serve("/a", data: FakeDecoder.encode())
         var builder = PluginRegistry.Builder(env.registry)
-        builder.register(local)
+        builder.add(local)
         let loader = ImageLoader(registry: builder.build())
         _ = try await loader.image(for: ImageRequest(url: URL(string: "local://host/a")!))
         await loader.waitForPendingWrites()

@@ -34,8 +34,8 @@ final class GatedDataCache: DataCache {
         var builder = PluginRegistry.Builder()
         let transport = FakeTransport()
         transport.serve("/a", data: FakeDecoder.encode())
-        builder.register(transport)
-        builder.register(FakeDecoder())
+        builder.add(transport)
+        builder.add(FakeDecoder())
         builder.dataCache = cache
         if imageCache { builder.imageCache = FakeImageCache() }
         let registry = builder.build()

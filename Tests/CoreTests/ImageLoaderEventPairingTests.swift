@@ -46,8 +46,8 @@ import Testing
             let cache = FakeDataCache()
             let transport = FakeTransport()
             var builder = PluginRegistry.Builder()
-            builder.register(transport)
-            builder.register(FakeDecoder())
+            builder.add(transport)
+            builder.add(FakeDecoder())
             if let name { builder.setDataCache(cache, named: name) } else { builder.dataCache = cache }
             let loader = ImageLoader(registry: builder.build())
             let request = ImageRequest(url: URL(string: "fake://host/a")!)

@@ -39,8 +39,8 @@ final class ObservedDecoder: DecodedSizeEstimating {
     func environment(decoder: ObservedDecoder, settings: LoaderSettings) -> (FakeTransport, ImageLoader) {
         let transport = FakeTransport()
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(decoder)
+        builder.add(transport)
+        builder.add(decoder)
         let registry = builder.build()
         let loader = ImageLoader(registry: registry, settings: settings)
         decoder.budget.withLock { $0 = loader.pixelBudget }

@@ -26,12 +26,12 @@ import Testing
     }
 
     @Test func identifierNamesTheRuleAndGravity() {
-        #expect(OrientationFitProcessor(width: 30, height: 20).identifier == "resize(30x20,auto,noupscale,catmullRom)")
+        #expect(OrientationFitProcessor(width: 30, height: 20).identifier == "resize(30x20,auto,noupscale,lanczos3)")
         #expect(
             OrientationFitProcessor(width: 30, height: 20, upscale: true, gravity: .smart).identifier
-                == "resize(30x20,auto,upscale,catmullRom,g=sm)")
+                == "resize(30x20,auto,upscale,lanczos3,g=sm)")
         #expect(
             OrientationFitProcessor(rule: .outside, width: 30, height: 20).identifier
-                == "resize(30x20,outside,noupscale,catmullRom)")
+                == "resize(30x20,outside,noupscale,lanczos3)")
     }
 }

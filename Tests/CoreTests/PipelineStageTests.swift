@@ -63,7 +63,7 @@ private struct TintProcessor: SizeAwareProcessor {
         let other = FakeTransport()
         other.serve("/a", data: FakeDecoder.encode(width: 6))
         var builder = PluginRegistry.Builder(env.registry)
-        builder.register(other)
+        builder.add(other)
         let derived = ImageLoader(registry: builder.build())
         #expect(try await env.loader.image(for: env.request("/a", policy: .none)).image.width == 4)
         #expect(try await derived.image(for: env.request("/a", policy: .none)).image.width == 6)

@@ -42,8 +42,8 @@ private struct NullEncoder: ImageEncoder {
 @Suite struct PluginRegistryTests {
     @Test func sniffsWithTheMostRecentlyRegisteredDecoderFirst() {
         var builder = PluginRegistry.Builder()
-        builder.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
-        builder.register(PrefixDecoder(format: .jpeg, magic: [0xFF, 0xD8]))
+        builder.add(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        builder.add(PrefixDecoder(format: .jpeg, magic: [0xFF, 0xD8]))
         let registry = builder.build()
         #expect(registry.decoder(for: Data([0x89, 0x50, 0x4E]))?.format == .png)
         #expect(registry.decoder(for: Data([0xFF, 0xD8, 0xFF]))?.format == .jpeg)
@@ -51,7 +51,7 @@ private struct NullEncoder: ImageEncoder {
         #expect(registry.decoder(for: Data()) == nil)
 
         // A user's decoder for the same bytes, registered later, overrides the built-in.
-        builder.register(PrefixDecoder(format: ImageFormat("fastpng"), magic: [0x89]))
+        builder.add(PrefixDecoder(format: ImageFormat("fastpng"), magic: [0x89]))
         let later = builder.build()
         #expect(registry.decoders.count == 2, "a built registry never changes")
         #expect(later.decoder(for: Data([0x89, 0x50, 0x4E]))?.format.rawValue == "fastpng")
@@ -62,19 +62,19 @@ private struct NullEncoder: ImageEncoder {
     @Test func sniffingSeesOnlyTheFirstBytes() {
         var builder = PluginRegistry.Builder()
         let late = [UInt8](repeating: 0, count: ImageFormat.sniffLength) + [0xAB]
-        builder.register(PrefixDecoder(format: .webp, magic: late))
+        builder.add(PrefixDecoder(format: .webp, magic: late))
         let registry = builder.build()
         #expect(registry.decoder(for: Data(late)) == nil)
     }
 
     @Test func picksTransportsBySchemeCaseInsensitivelyLatestFirst() async throws {
         var builder = PluginRegistry.Builder()
-        builder.register(NamedTransport(name: "builtin", schemes: ["http", "https"]))
-        builder.register(NamedTransport(name: "files", schemes: ["file"]))
+        builder.add(NamedTransport(name: "builtin", schemes: ["http", "https"]))
+        builder.add(NamedTransport(name: "files", schemes: ["file"]))
         var registry = builder.build()
         #expect(registry.transport(for: URL(string: "HTTPS://x/y")!) != nil)
         #expect(registry.transport(for: URL(string: "s3://bucket/key")!) == nil)
-        builder.register(NamedTransport(name: "mine", schemes: ["https"]))
+        builder.add(NamedTransport(name: "mine", schemes: ["https"]))
         registry = builder.build()
         let chosen = try #require(registry.transport(for: URL(string: "https://x/y")!))
         let fetched = try await chosen.fetchAll(TransportRequest(url: URL(string: "https://x/y")!))
@@ -90,8 +90,8 @@ private struct NullEncoder: ImageEncoder {
 
     @Test func encodersOverrideByFormat() throws {
         var builder = PluginRegistry.Builder()
-        builder.register(NullEncoder(format: .png, tag: 1))
-        builder.register(Codec(encoder: NullEncoder(format: .png, tag: 2)))
+        builder.add(NullEncoder(format: .png, tag: 1))
+        builder.add(Codec(encoder: NullEncoder(format: .png, tag: 2)))
         let registry = builder.build()
         let image = DecodedImage(raster: try Raster(width: 1, height: 1, fill: RGBA(0, 0, 0)), format: .png)
         #expect(try registry.encoder(for: .png)?.encode(image) == Data([2]))
@@ -109,7 +109,7 @@ private struct NullEncoder: ImageEncoder {
 
     @Test func choosingADecoderChecksTheByteLimitAndNamesUnknownBytes() throws {
         var builder = PluginRegistry.Builder()
-        builder.register(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
+        builder.add(PrefixDecoder(format: .png, magic: [0x89, 0x50]))
         let registry = builder.build()
         let png = Data([0x89, 0x50, 0x4E, 0x47])
         #expect(try registry.decoder(for: png, limits: .default).format == .png)

@@ -96,7 +96,7 @@ import Testing
 
     @Test func identifiersNameEveryParameter() {
         let a = ResizeProcessor(width: 10, height: 20)
-        #expect(a.identifier == "resize(10x20,fit,noupscale,catmullRom)")
+        #expect(a.identifier == "resize(10x20,fit,noupscale,lanczos3)")
         let others = [
             ResizeProcessor(width: 10, height: 21), ResizeProcessor(width: 10, height: 20, mode: .fill),
             ResizeProcessor(width: 10, height: 20, upscale: true), ResizeProcessor(width: 10, height: 20, filter: .box),

@@ -8,7 +8,7 @@ import Testing
         #expect(loader.settings == LoaderSettings())
         let resize = try loader.registry.makeProcessor(
             named: "resize", settings: .object(["width": .number(100), "height": .number(50), "mode": .string("fill")]))
-        #expect(resize.identifier == "resize(100x50,fill,noupscale,catmullRom)")
+        #expect(resize.identifier == "resize(100x50,fill,noupscale,lanczos3)")
         let crop = try loader.registry.makeProcessor(
             named: "crop", settings: .object(["x": .number(1), "width": .number(2), "height": .number(3)]))
         #expect(crop.identifier == "crop(1,0,2x3)")

@@ -51,8 +51,8 @@ extension ImageLoaderEndToEndTests {
 extension ImageLoaderEndToEndTests {
     func makeCurlLoader(cacheFolder: String) -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(CurlTransport())
-        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.add(CurlTransport())
+        builder.add(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
         builder.dataCache = DiskDataCache(
             configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))
         let registry = builder.build()

@@ -38,13 +38,13 @@ import Testing
         -> ImageLoader
     {
         var builder = PluginRegistry.Builder()
-        builder.register(http == "curl" ? CurlTransport() as any ImageTransport : HTTPTransport())
-        builder.register(FileTransport())
-        builder.register(DataURITransport())
-        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
-        builder.register(Codec(decoder: GIFCodec(), encoder: GIFCodec()))
-        builder.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
+        builder.add(http == "curl" ? CurlTransport() as any ImageTransport : HTTPTransport())
+        builder.add(FileTransport())
+        builder.add(DataURITransport())
+        builder.add(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.add(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.add(Codec(decoder: GIFCodec(), encoder: GIFCodec()))
+        builder.add(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
         builder.imageCache = MemoryImageCache()
         builder.dataCache = DiskDataCache(
             configuration: DiskDataCache.Configuration(directory: folder.appendingPathComponent(cacheFolder)))

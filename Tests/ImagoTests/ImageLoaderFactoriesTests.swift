@@ -71,7 +71,7 @@ private struct RedProcessor: ImageProcessor {
         defer { try? FileManager.default.removeItem(at: url) }
         let loader = try ImageLoader(contentsOf: url, factories: Self.factories)
         let processors = try loader.processors(named: "thumbnail")
-        #expect(processors.map(\.identifier) == ["resize(4x4,fit,noupscale,catmullRom)", "red(2.0)"])
+        #expect(processors.map(\.identifier) == ["resize(4x4,fit,noupscale,lanczos3)", "red(2.0)"])
         let request = ImageRequest(url: URL(string: "shelf://x/b.png")!, processors: processors, cachePolicy: .none)
         let response = try await loader.image(for: request)
         #expect(response.image.width == 4 && response.image.height == 2)
@@ -140,7 +140,7 @@ private struct RedProcessor: ImageProcessor {
         #expect(registry.imageCache != nil && registry.dataCache != nil)
         // Without a factory the default configuration names, building it fails instead of giving no plugins.
         var brokenBuilder = PluginRegistry.Builder()
-        brokenBuilder.registerFactory(
+        brokenBuilder.add(
             PluginFactory<any ImageTransport>(name: "http") { _ in ShelfTransport(images: [:]) })
         let broken = brokenBuilder.build()
         #expect(throws: ImagoError.self) { try PluginRegistry.standard(from: broken) }

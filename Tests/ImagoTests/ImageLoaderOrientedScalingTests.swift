@@ -59,9 +59,9 @@ import Testing
 
     func loader() -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(FileTransport())
-        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
-        builder.register(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
+        builder.add(FileTransport())
+        builder.add(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.add(Codec(decoder: WebPCodec(), encoder: WebPCodec()))
         let registry = builder.build()
         return ImageLoader(registry: registry)
     }

@@ -8,9 +8,9 @@ import Testing
 @Suite struct PreviewFinalIdentityTests {
     static func loader(trickling data: Data) -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(TricklingTransport(data: data, chunkSize: 2048, pause: 0.001))
-        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.add(TricklingTransport(data: data, chunkSize: 2048, pause: 0.001))
+        builder.add(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.add(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
         return ImageLoader(registry: builder.build())
     }
 

@@ -13,9 +13,9 @@ import Testing
 
     func makeLoader() -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(CurlTransport())  // the default HTTP transport on Linux
-        builder.register(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
-        builder.register(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
+        builder.add(CurlTransport())  // the default HTTP transport on Linux
+        builder.add(Codec(decoder: PNGCodec(), encoder: PNGCodec()))
+        builder.add(Codec(decoder: JPEGCodec(), encoder: JPEGCodec()))
         builder.imageCache = MemoryImageCache()
         let registry = builder.build()
         return ImageLoader(registry: registry)
@@ -75,7 +75,9 @@ import Testing
     /// Docs/Previews.md's sample, as written there (with a trickled URL and a recording `show`).
     @Test func theDocsSampleShowsPreviewsThenTheFinal() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
-        let photoURL = server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 2, id: "docs-\(UUID())")
+        // Six seconds of trickle: the sample keeps the default preview CPU share (a tenth of a core), which on a
+        // loaded machine spaced the previews past the end of a two-second file.
+        let photoURL = server.url(ProgressiveFixtures.progressiveJPEG, rate: data.count / 6, id: "docs-\(UUID())")
         var shown: [(width: Int, animated: Bool)] = []
         func show(_ image: DecodedImage, animated: Bool) { shown.append((image.width, animated)) }
 

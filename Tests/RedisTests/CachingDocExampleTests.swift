@@ -49,6 +49,8 @@ import Testing
 
         let response = try await loader.image(for: ImageRequest(url: origin.url("a.png")))
         #expect(response.image.raster == raster)
+        // The data-cache write runs beside the decode (Architecture.md): wait for it before looking in Redis.
+        await loader.waitForPendingWrites()
         #expect(try await redis.contents().entries == 1)
         errors.continuation.finish()
         var reported = 0

@@ -51,8 +51,10 @@ import Testing
         let rig = try FaultRig(url: server.url())
         try await rig.loadAll(expecting: .network)
         server.pause()
-        // Stopped until resumed: a wait the timeout did not bound would never end.
-        try await rig.loadAll(expecting: .network)
+        // Stopped until resumed: a wait the timeout did not bound would never end, so loads that finish while it is
+        // stopped prove the bound; the wall-clock limit only catches a gross overrun (a starved CI run took 3.7 s
+        // for a 0.75 s timeout, over the 3.5 s that tests with a 5 s outage need).
+        try await rig.loadAll(expecting: .network, maxWait: 30)
         #expect(rig.reported.count == 1, "\(rig.reported)")
         #expect(rig.events.count == 1, "one event per outage: \(rig.events)")
         #expect(rig.reported.first?.reason.contains("no answer") == true, "\(rig.reported)")

@@ -97,7 +97,7 @@ import Testing
         let names = try options.processors().map(\.identifier)
         #expect(
             names == [
-                "crop(300x0.5,g=ne)", "resize(100x8192,fit,noupscale,catmullRom)", "grayscale", "brightness(15)",
+                "crop(300x0.5,g=ne)", "resize(100x8192,fit,noupscale,lanczos3)", "grayscale", "brightness(15)",
                 "contrast(-30)", "pad(2,2,2,2,ffffffff)", "round(20x10,ff000000)",
             ])
         #expect(try parse("round=5").canonical.hasSuffix("round=5:5:ffffffff"))

@@ -73,7 +73,7 @@ extension ServerIntegrationTests {
         @Test func aUsersTransportGetsTheByteCapTheDeadlineAndThePolicy() async throws {
             let seen = Seen()
             var factoriesBuilder = PluginRegistry.Builder(.standardFactories())
-            factoriesBuilder.registerFactory(
+            factoriesBuilder.add(
                 PluginFactory<any ImageTransport>(name: "probe") { _ in ProbeTransport(seen: seen) })
             let factories = factoriesBuilder.build()
             var configuration = factories.standardConfiguration()

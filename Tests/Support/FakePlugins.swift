@@ -135,8 +135,8 @@ public struct FakeEnvironment: Sendable {
         dataCache useDataCache: Bool = true, interceptors: [any ImageInterceptor] = []
     ) {
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(decoder)
+        builder.add(transport)
+        builder.add(decoder)
         if useImageCache { builder.imageCache = imageCache }
         if useDataCache { builder.dataCache = dataCache }
         interceptors.forEach { builder.add($0) }

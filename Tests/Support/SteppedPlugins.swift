@@ -161,9 +161,9 @@ public struct SteppedEnvironment: Sendable {
         data = SteppedDecoder.encode(steps: steps)
         transport = TricklingTransport(data: data, chunkSize: chunkSize, pause: pause, stallAfter: stallAfter)
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        if let extraTransport { builder.register(extraTransport) }
-        builder.register(decoder)
+        builder.add(transport)
+        if let extraTransport { builder.add(extraTransport) }
+        builder.add(decoder)
         builder.imageCache = imageCache
         registry = builder.build()
         loader = ImageLoader(registry: registry)

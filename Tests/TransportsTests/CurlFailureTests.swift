@@ -59,7 +59,7 @@ import Testing
     /// A loader over libcurl that retries up to 3 times, quickly.
     static func retryingLoader() -> ImageLoader {
         var builder = PluginRegistry.Builder()
-        builder.register(CurlTransport())
+        builder.add(CurlTransport())
         let registry = builder.build()
         var settings = LoaderSettings()
         settings.retry = RetryPolicy(maxAttempts: 3, initialDelay: 0.01, maxDelay: 0.05)

@@ -50,8 +50,8 @@ final class FakeAnimationDecoder: AnimatedImageDecoding {
         let transport = FakeTransport()
         let decoder = FakeAnimationDecoder()
         var builder = PluginRegistry.Builder()
-        builder.register(transport)
-        builder.register(decoder)
+        builder.add(transport)
+        builder.add(decoder)
         builder.dataCache = FakeDataCache()
         let loader = ImageLoader(
             registry: builder.build(), settings: LoaderSettings(limits: DecodeLimits(maxTotalPixels: 1000)))

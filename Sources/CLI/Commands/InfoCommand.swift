@@ -20,7 +20,8 @@ enum InfoCommand: Command {
                 // Frames, duration and loops from the file's structure, no pixel decoded; an animation whose frames
                 // together break the limits is then described from its first frame only. The source is read once.
                 let sourceBytes = try await loader.sourceBytes(source)
-                let animation = await animationInfo(sourceBytes.data, loader: loader)
+                let video = await videoInfo(sourceBytes.data, loader: loader)
+                let animation = video == nil ? await animationInfo(sourceBytes.data, loader: loader) : nil
                 let limits = loader.loader.settings.limits
                 let decodesFirstOnly =
                     animation.map {
@@ -39,9 +40,15 @@ enum InfoCommand: Command {
                     let info = try await WorkExecutor.compute.run {
                         try ImageInfo(image: image, orientation: image.orientation, bytes: bytes)
                     }
-                    Console.print(describeJSON(image, info: info, source: source, animation: animation).text)
+                    var object = describeJSON(image, info: info, source: source, animation: animation)
+                    if let video, case .object(var fields) = object {
+                        fields.append(("video", videoJSON(video)))
+                        object = .object(fields)
+                    }
+                    Console.print(object.text)
                 } else {
-                    Console.print(describeText(image, source: source, bytes: bytes, animation: animation))
+                    let text = describeText(image, source: source, bytes: bytes, animation: animation)
+                    Console.print(video.map { text + "\n  " + describeVideo($0) } ?? text)
                 }
             } catch {
                 failures += 1
@@ -61,6 +68,12 @@ enum InfoCommand: Command {
         let profile: JSONOutput = info.iccProfile.map { .string($0) } ?? .null
         let frames = animation?.frameCount ?? info.frames
         let loopCount = animation?.loopCount ?? image.loopCount
+        // Every frame's duration when every frame was decoded; an animation described from its first frame has
+        // only its total (from the file's structure), never a list shorter than its frames.
+        let decodedEveryFrame = info.frames == frames
+        let durations: JSONOutput =
+            decodedEveryFrame ? .array(info.durations.map { JSONOutput.rounded($0, digits: 4) }) : .null
+        let total = animation?.totalDuration ?? info.durations.reduce(0, +)
         return .object([
             ("source", .string(source)),
             ("format", .string(info.format)),
@@ -70,7 +83,8 @@ enum InfoCommand: Command {
             ("storedHeight", .int(image.height)),
             ("frames", .int(frames)),
             ("loopCount", .int(loopCount)),
-            ("durations", .array(info.durations.map { JSONOutput.rounded($0, digits: 4) })),
+            ("durations", durations),
+            ("totalDuration", JSONOutput.rounded(total, digits: 4)),
             ("orientation", .int(info.orientation)),
             ("hasAlpha", .bool(info.hasAlpha)),
             ("bytes", .int(info.bytes)),
@@ -117,5 +131,30 @@ enum InfoCommand: Command {
         else { return nil }
         // A structure the reader cannot follow is left to the decode, which reports it.
         return try? await WorkExecutor.compute.run { try decoder.animationInfo(data, limits: limits) }
+    }
+
+    /// A video's facts from its container (no frame decoded), when the source is one.
+    static func videoInfo(_ data: Data, loader: CommandLoader) async -> VideoInfo? {
+        let limits = loader.loader.settings.limits
+        guard let codec = try? loader.registry.decoder(for: data, limits: limits) as? VideoCodec else { return nil }
+        return try? await WorkExecutor.compute.run { try codec.videoInfo(data, limits: limits) }
+    }
+
+    /// `video: mov,mp4,m4a,3gp,3g2,mj2 h264 1920x1080, 60.00 s at 30 fps (1800 frames), turned 90°`.
+    static func describeVideo(_ video: VideoInfo) -> String {
+        var line =
+            "video: \(video.container) \(video.codec) \(video.width)x\(video.height), "
+            + String(format: "%.2f s at %.3g fps (%d frames)", video.duration, video.frameRate, video.frameCount)
+        if video.rotation != 0 { line += ", turned \(video.rotation)°" }
+        return line
+    }
+
+    static func videoJSON(_ video: VideoInfo) -> JSONOutput {
+        .object([
+            ("container", .string(video.container)), ("codec", .string(video.codec)), ("width", .int(video.width)),
+            ("height", .int(video.height)), ("rotation", .int(video.rotation)),
+            ("duration", JSONOutput.rounded(video.duration, digits: 3)),
+            ("frameRate", JSONOutput.rounded(video.frameRate, digits: 3)), ("frameCount", .int(video.frameCount)),
+        ])
     }
 }

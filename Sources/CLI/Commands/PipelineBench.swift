@@ -75,7 +75,7 @@ struct PipelineBench {
 
     static func makeLoader(_ factories: PluginRegistry, _ configuration: ImagoConfiguration) throws -> ImageLoader {
         var builder = PluginRegistry.Builder(try factories.configured(by: configuration))
-        builder.register(BenchFileTransport())
+        builder.add(BenchFileTransport())
         return ImageLoader(registry: builder.build(), settings: configuration.loader)
     }
 

@@ -20,8 +20,11 @@ extension DecodedImage {
         return copy
     }
 
-    /// The image scaled to exactly `columns` pixels wide, its height in proportion (enlarging if need be).
+    /// The image scaled to exactly `columns` pixels wide, its height in proportion (enlarging if need be), with
+    /// Catmull-Rom: at a terminal's few pixels a cell, Lanczos3's wider reach bleeds across hard edges.
     func scaled(toWidth columns: Int) throws -> DecodedImage {
-        try ResizeProcessor(width: columns, height: Int(Int32.max), mode: .fit, upscale: true).process(self)
+        try ResizeProcessor(
+            width: columns, height: Int(Int32.max), mode: .fit, upscale: true, filter: .catmullRom
+        ).process(self)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Imago
 
 /// The loader the one-shot commands (`info`, `convert`, `show`, `sheet`, `bench decode`) read sources through:
-/// the standard transports and codecs, no caches, the request headers given with `--header`.
+/// the standard transports and codecs and the video decoder (posters; it loads FFmpeg only for a video), no caches,
+/// the request headers given with `--header`.
 struct CommandLoader: Sendable {
     let loader: ImageLoader
     let headers: [String: String]
@@ -11,6 +12,7 @@ struct CommandLoader: Sendable {
         var builder = PluginRegistry.Builder(.standard())
         builder.imageCache = nil
         builder.dataCache = nil
+        builder.add(VideoCodec())
         let registry = builder.build()
         loader = ImageLoader(registry: registry)
         self.headers = headers

@@ -326,6 +326,9 @@ int imago_jpeg_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height
     // libjpeg-turbo converts RGBA input to luma itself; its weights sum to exactly 1, so grey stays exact.
     if (grayscale) jpeg_set_colorspace(cinfo, JCS_GRAYSCALE);
     jpeg_set_quality(cinfo, quality, TRUE);
+    // Huffman tables fitted to the image (one more pass over the coefficients): 3-4 % smaller at 512 px for a few
+    // percent of the encode, as imgproxy writes.
+    cinfo->optimize_coding = TRUE;
     jpeg_start_compress(cinfo, TRUE);
     // libjpeg-turbo splits the profile into numbered APP2 ICC_PROFILE chunks.
     if (icc && icc_size > 0) jpeg_write_icc_profile(cinfo, icc, (unsigned int)icc_size);

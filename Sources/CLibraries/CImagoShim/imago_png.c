@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
+#include <zlib.h>
 
 struct imago_png_decoder {
     png_structp png;
@@ -235,13 +236,13 @@ static void encoder_flush(png_structp png) { (void)png; }
 int imago_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
                      imago_png_layout layout, int compression_level, uint8_t **output, size_t *output_size,
                      char *message, size_t message_size) {
-    return imago_png_encode_icc(pixels, width, height, bytes_per_row, layout, compression_level, NULL, 0, output,
+    return imago_png_encode_icc(pixels, width, height, bytes_per_row, layout, compression_level, 0, NULL, 0, output,
                                 output_size, message, message_size);
 }
 
 int imago_png_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                         imago_png_layout layout, int compression_level, const uint8_t *icc, size_t icc_size,
-                         uint8_t **output, size_t *output_size, char *message, size_t message_size) {
+                         imago_png_layout layout, int compression_level, int run_length, const uint8_t *icc,
+                         size_t icc_size, uint8_t **output, size_t *output_size, char *message, size_t message_size) {
     struct png_encoder *encoder = calloc(1, sizeof *encoder);
     if (!encoder) {
         snprintf(message, message_size, "out of memory");
@@ -263,6 +264,12 @@ int imago_png_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height,
     png_set_IHDR(png, info, width, height, 8, color_types[layout], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, compression_level);
+    if (run_length && compression_level > 0) {
+        // Runs of repeated bytes only, after choosing each row's filter: on 512 px photos 4-5x less CPU than
+        // level 6's string matching for 3-4 % more bytes (measured in Docs/Server.md).
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+        png_set_compression_strategy(png, Z_RLE);
+    }
     if (icc && icc_size > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
     png_write_info(png, info);
     // RGB drops the filler (alpha) byte in libpng itself; grey rows are packed here from the red channel.

@@ -33,6 +33,12 @@ extension GIFCodec {
         _ reader: GIFFileReader, into canvas: GIFCanvas, state: inout GIFDecodingState, isFirst: Bool,
         limits: DecodeLimits, boundsTotalWork: Bool = true
     ) throws -> ImagoError? {
+        if let codeSize = reader.upcomingLZWCodeSize, codeSize > 8 {
+            // giflib refuses these as a failed read; say what is wrong with the file instead.
+            return GIFErrors.decoding(
+                "LZW minimum code size \(codeSize) is outside the GIF format (at most 8); giflib, and Chrome, do not "
+                    + "decode it")
+        }
         guard DGifGetImageDesc(reader.file) == GIF_OK else {
             return GIFErrors.decoding("bad image descriptor", code: reader.errorCode)
         }

@@ -84,6 +84,18 @@ struct GIFFileReader {
         return (code, blocks)
     }
 
+    /// The LZW minimum code size of the image whose descriptor comes next (read after an image record, before
+    /// `DGifGetImageDesc`): giflib reads the bytes through the callback exactly as it needs them, so the descriptor
+    /// starts at the input's offset. Nil when the data ends first.
+    var upcomingLZWCodeSize: Int? {
+        let descriptor = input.offset
+        guard descriptor + 9 <= input.count else { return nil }
+        let flags = input.base[descriptor + 8]
+        let colorTable = flags & 0x80 == 0 ? 0 : 3 << (Int(flags & 0x07) + 1)
+        let position = descriptor + 9 + colorTable
+        return position < input.count ? Int(input.base[position]) : nil
+    }
+
     /// Skips the LZW data of an image that has no pixels to read.
     func skipImageData() -> Bool {
         var size: Int32 = 0

@@ -66,11 +66,12 @@ public struct JPEGCodec: ImageDecoder, ImageEncoder {
                 throw failure()
             }
             let rowBytes = Int(outputWidth) * 4
-            let raster = try Raster(width: Int(outputWidth), height: Int(outputHeight)) { buffer in
+            var raster = try Raster(width: Int(outputWidth), height: Int(outputHeight)) { buffer in
                 let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 guard imago_jpeg_decoder_read_rgba(decoder, pixels, rowBytes) == 0 else { throw failure() }
                 color.apply(to: buffer, width: Int(outputWidth), height: Int(outputHeight), bytesPerRow: rowBytes)
             }
+            raster.extent = Self.extent(width: width, height: height, eighths: scaled.eighths)
             var image = DecodedImage(
                 frames: [ImageFrame(raster: raster)], format: .jpeg, orientation: orientation ?? .up,
                 hasAlpha: false, encodedSize: data.count)

@@ -30,6 +30,8 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
     private var kept: Data? = Data()
     private var orientation: ImageOrientation = .up
     private var outputSize: (width: Int, height: Int)?
+    /// `Raster.extent` of the scaled decode, as `JPEGCodec.decode` sets it.
+    private var extent: (width: Double, height: Double)?
     private var decidedPreviews: Bool?
     private var color = ColorPlan.none
 
@@ -124,6 +126,7 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
             throw failure(decoder)
         }
         outputSize = (Int(outputWidth), Int(outputHeight))
+        extent = JPEGCodec.extent(width: width, height: height, eighths: scaled.eighths)
         decidedPreviews = true
         kept = nil
     }
@@ -147,13 +150,14 @@ public final class JPEGIncrementalDecoder: IncrementalImageDecoder {
         -> DecodedImage
     {
         let rowBytes = size.width * 4
-        let raster = try Raster(width: size.width, height: size.height) { buffer in
+        var raster = try Raster(width: size.width, height: size.height) { buffer in
             let pixels = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             guard imago_jpeg_incremental_render(decoder, pixels, rowBytes, final ? 1 : 0) == 0 else {
                 throw failure(decoder)
             }
             color.apply(to: buffer, width: size.width, height: size.height, bytesPerRow: rowBytes)
         }
+        raster.extent = extent
         var image = DecodedImage(
             frames: [ImageFrame(raster: raster)], format: .jpeg, orientation: orientation, hasAlpha: false,
             encodedSize: byteCount)

@@ -28,8 +28,9 @@ extension PNGCodec {
             let status = profile.withUnsafeBytes { icc in
                 imago_png_encode_icc(
                     pixels, UInt32(raster.width), UInt32(raster.height), raster.bytesPerRow, layout,
-                    Int32(compressionLevel), icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count, &output,
-                    &size, &message, message.count)
+                    Int32(compressionLevel), strategy == .runLength ? 1 : 0,
+                    icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count, &output, &size, &message,
+                    message.count)
             }
             guard status == 0, let output else {
                 throw CodecFailure.encoding(.png, CodecFailure.reason(message))

@@ -11,12 +11,30 @@ import ImagoCore
 /// (the IDAT image, which every non-APNG decoder shows) is decoded. The orientation of an `eXIf` chunk placed
 /// before the image data is reported, as for JPEG.
 public struct PNGCodec: ImageDecoder, ImageEncoder {
-    /// The zlib level (0-9) used when encoding.
+    /// The zlib level (0-9) used when encoding (0 stores the rows uncompressed).
     public var compressionLevel: Int
+    /// How zlib compresses the filtered rows (`.runLength` unless set).
+    public var strategy: Strategy = .runLength
+
+    /// How the encoder compresses; both use libpng's adaptive row filters.
+    public enum Strategy: String, Sendable, Hashable, CaseIterable {
+        /// zlib's run-length strategy (Z_RLE): on 512 px photos a quarter of `.deflate`'s CPU at level 6 (13
+        /// against 59 ms here) for 3.6 % more bytes, and still 22 % smaller than libvips' default (level 6
+        /// without filters). What `imago serve` writes.
+        case runLength
+        /// zlib's string matching at `compressionLevel`: the smallest files, the most CPU.
+        case deflate
+    }
 
     /// Creates a codec.
     public init(compressionLevel: Int = 6) {
         self.compressionLevel = Swift.min(Swift.max(compressionLevel, 0), 9)
+    }
+
+    /// Creates a codec compressing with `strategy`.
+    public init(compressionLevel: Int = 6, strategy: Strategy) {
+        self.init(compressionLevel: compressionLevel)
+        self.strategy = strategy
     }
 
     public var format: ImageFormat { .png }

@@ -8,7 +8,7 @@ extension WebPCodec: AnimatedImageEncoding {
     public func makeAnimationEncoder(_ settings: AnimationEncodingSettings, options: EncodeOptions) throws
         -> any AnimationFrameEncoder
     {
-        try WebPAnimationEncoder(settings, options: options)
+        try WebPAnimationEncoder(settings, options: options, method: method)
     }
 }
 
@@ -23,14 +23,14 @@ final class WebPAnimationEncoder: AnimationFrameEncoder {
     private var timestamp = 0
     private var frames = 0
 
-    init(_ settings: AnimationEncodingSettings, options: EncodeOptions) throws {
+    init(_ settings: AnimationEncodingSettings, options: EncodeOptions, method: Int) throws {
         let (width, height) = (settings.canvasSize.width, settings.canvasSize.height)
         guard width > 0, height > 0, width <= 16383, height <= 16383 else {
             throw WebPErrors.encoding("\(width)x\(height) is not a size WebP holds (1 to 16383 a side)")
         }
         self.settings = settings
         self.options = options
-        config = try WebPCodec.makeConfig(options)
+        config = try WebPCodec.makeConfig(options, method: method)
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
             throw WebPErrors.encoding("libwebp version mismatch")

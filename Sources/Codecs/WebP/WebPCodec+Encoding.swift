@@ -6,8 +6,8 @@ import ImagoCore
 
 extension WebPCodec {
     /// Encodes one raster, lossy at `options.quality` or lossless (keeping the RGB under transparent pixels).
-    static func encodeStill(_ raster: Raster, options: EncodeOptions) throws -> Data {
-        var config = try makeConfig(options)
+    static func encodeStill(_ raster: Raster, options: EncodeOptions, method: Int = 4) throws -> Data {
+        var config = try makeConfig(options, method: method)
         var picture = try makePicture(raster, lossless: options.lossless)
         defer { WebPPictureFree(&picture) }
         let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
@@ -24,10 +24,12 @@ extension WebPCodec {
         return Data(bytes: writer.pointee.mem, count: writer.pointee.size)
     }
 
-    static func makeConfig(_ options: EncodeOptions) throws -> WebPConfig {
+    static func makeConfig(_ options: EncodeOptions, method: Int = 4) throws -> WebPConfig {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw WebPErrors.encoding("libwebp version mismatch") }
         config.lossless = options.lossless ? 1 : 0
+        // Lossless keeps libwebp's default effort: `method` trades bytes for CPU in lossy encoding only.
+        if !options.lossless { config.method = Int32(method) }
         // For lossless, quality is the effort spent; a fixed middle value keeps the output exact and small.
         config.quality = options.lossless ? 75 : Float(options.quality)
         config.exact = options.lossless ? 1 : 0

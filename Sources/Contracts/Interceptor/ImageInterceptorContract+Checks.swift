@@ -4,7 +4,7 @@ import Synchronization
 
 extension ImageInterceptorContract {
     func keepsItsPlace() async throws {
-        let rig = try InterceptorRig(makeInterceptor())
+        let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
         _ = try? await rig.loader.image(for: request)
         let log = rig.log.entries
         try contractRequire(log.first == "outer>" && log.last == "<outer", "the chain's first link ran as \(log)")
@@ -16,7 +16,7 @@ extension ImageInterceptorContract {
 
     func proceedsAtMostAsDeclared() async throws {
         for failing in [false, true] {
-            let rig = try InterceptorRig(makeInterceptor())
+            let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
             rig.inner.failing = failing
             _ = try? await rig.loader.image(for: request)
             let proceeds = rig.inner.proceeds
@@ -28,7 +28,7 @@ extension ImageInterceptorContract {
     }
 
     func letsCancellationThrough() async throws {
-        let rig = try InterceptorRig(makeInterceptor())
+        let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
         rig.inner.blocking = true
         let load = Task { [request] in try await rig.loader.image(for: request) }
         // Wait until the load is held downstream (or was answered without passing it on).
@@ -40,7 +40,7 @@ extension ImageInterceptorContract {
         let result = await load.result
         guard passedOn > 0 else { return }  // answered itself: nothing downstream to cancel
         guard case .failure(let error) = result, (error as? ImagoError)?.kind == .cancelled else {
-            throw ContractFailure("a cancelled load ended with \(result) instead of throwing cancelled")
+            throw ContractFailure("a cancelled load ended with \(Describe.outcome(result)) instead of cancelled")
         }
         try contractRequire(
             rig.outer.lastError != nil || rig.outer.lastForeignError != nil,
@@ -50,7 +50,7 @@ extension ImageInterceptorContract {
     }
 
     func letsErrorsThroughTyped() async throws {
-        let rig = try InterceptorRig(makeInterceptor())
+        let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
         rig.inner.failing = true
         do {
             _ = try await rig.loader.image(for: request)
@@ -63,7 +63,7 @@ extension ImageInterceptorContract {
     }
 
     func servesConcurrentLoads() async throws {
-        let rig = try InterceptorRig(makeInterceptor())
+        let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
         let request = request
         let outcomes = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<8 {
@@ -83,5 +83,24 @@ extension ImageInterceptorContract {
         try contractRequire(outcomes.isEmpty, "concurrent loads ended with \(outcomes)")
         try contractRequire(
             rig.inner.proceeds <= 8 * maxProceedsPerLoad, "8 loads were passed on \(rig.inner.proceeds) times")
+    }
+
+    func endsAsExpected() async throws {
+        guard let expected else { return }
+        let rig = try InterceptorRig(makeInterceptor(), downstream: downstream)
+        let result: Result<ImageResponse, any Error>
+        do {
+            result = .success(try await rig.loader.image(for: request))
+        } catch {
+            result = .failure(error)
+        }
+        let outcome: InterceptorOutcome? =
+            switch result {
+            case .success(let response): .image(origin: response.origin)
+            case .failure(let error as ImagoError): .failure(error.kind)
+            case .failure: nil
+            }
+        try contractRequire(
+            outcome == expected, "the load ended with \(Describe.outcome(result)), expected \(expected)")
     }
 }

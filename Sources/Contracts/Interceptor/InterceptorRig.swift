@@ -2,24 +2,28 @@ import Foundation
 import ImagoCore
 import Synchronization
 
-/// A loader whose chain is: the outer probe, the interceptor under test, the inner probe, then the loader's stages
-/// over `contract://image` (a 4×3 image in a tiny format of the contract's own).
+/// A loader whose chain is: the outer probe, the interceptor under test, the inner probe (which answers as the test's
+/// `downstream` says), then the loader's stages over any `contract`, `http` or `https` URL (a 4×3 image in a tiny
+/// format of the contract's own).
 final class InterceptorRig: Sendable {
     let log = ChainLog()
     let outer: OuterProbe
     let inner: InnerProbe
     let loader: ImageLoader
 
-    init(_ interceptor: any ImageInterceptor) throws {
-        outer = OuterProbe(log: log)
-        inner = InnerProbe(log: log)
-        var builder = PluginRegistry.Builder()
-        builder.register(ContractSourceTransport())
-        builder.register(ContractSourceDecoder())
-        builder.add(outer)
-        builder.add(interceptor)
-        builder.add(inner)
-        loader = ImageLoader(registry: builder.build())
+    init(_ interceptor: any ImageInterceptor, downstream: @escaping @Sendable (ImageRequest) -> InterceptorDownstream)
+        throws
+    {
+        let (outer, inner) = (OuterProbe(log: log), InnerProbe(log: log, downstream: downstream))
+        (self.outer, self.inner) = (outer, inner)
+        loader = ImageLoader(
+            registry: PluginRegistry().with { builder in
+                builder.add(ContractSourceTransport())
+                builder.add(ContractSourceDecoder())
+                builder.add(outer)
+                builder.add(interceptor)
+                builder.add(inner)
+            })
     }
 }
 
@@ -54,11 +58,16 @@ final class OuterProbe: ImageInterceptor {
     }
 }
 
-/// The link after the interceptor: counts how often a load is passed on, and can fail or hold it.
+/// The link after the interceptor: counts how often a load is passed on, answers it as `downstream` says, and can
+/// fail every load (a 503) or hold it.
 final class InnerProbe: ImageInterceptor {
     let log: ChainLog
+    let downstream: @Sendable (ImageRequest) -> InterceptorDownstream
     private let state = Mutex((proceeds: 0, failing: false, blocking: false))
-    init(log: ChainLog) { self.log = log }
+    init(log: ChainLog, downstream: @escaping @Sendable (ImageRequest) -> InterceptorDownstream) {
+        self.log = log
+        self.downstream = downstream
+    }
 
     var proceeds: Int { state.withLock { $0.proceeds } }
     var failing: Bool {
@@ -88,13 +97,16 @@ final class InnerProbe: ImageInterceptor {
             throw ImagoError(
                 .transportFailed(status: 503), "503 Service Unavailable", source: chain.request.sourceString)
         }
-        return try await chain.proceed()
+        switch downstream(chain.request) {
+        case .image: return try await chain.proceed()
+        case .failure(let error): throw error.naming(chain.request.sourceString)
+        }
     }
 }
 
-/// Serves `contract://image`: the bytes `ContractSourceDecoder` reads.
+/// Serves any `contract`, `http` or `https` URL: the bytes `ContractSourceDecoder` reads.
 struct ContractSourceTransport: ImageTransport {
-    var schemes: Set<String> { ["contract"] }
+    var schemes: Set<String> { ["contract", "http", "https"] }
     func fetch(_ request: TransportRequest) -> AsyncThrowingStream<TransportEvent, any Error> {
         AsyncThrowingStream { continuation in
             continuation.yield(.response(TransportMetadata(statusCode: 200)))

@@ -81,4 +81,12 @@ enum Describe {
         if let error = error as? ImagoError { return "ImagoError.\(error.kind.name) \"\(error)\"" }
         return "\(type(of: error)) \"\(error)\" (not an ImagoError)"
     }
+
+    /// A load's outcome in a few words: `an image (4x3, origin interceptor)` or the error.
+    static func outcome(_ result: Result<ImageResponse, any Error>) -> String {
+        switch result {
+        case .success(let response): "an image (\(size(response.image)), origin \(response.origin))"
+        case .failure(let failure): error(failure)
+        }
+    }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// {"transports": ["http", "file", "data"], "codecs": ["png", "jpeg", "gif", "webp"],
 ///  "imageCache": {"name": "memory", "settings": {…}}, "dataCache": {"name": "disk", "settings": {…}},
 ///  "loader": {"maxConcurrentLoads": 8, "retry": {"maxAttempts": 3}, "limits": {"maxPixels": 100000000}},
-///  "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200, "mode": "fill"}}]}}
+///  "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200, "mode": "fill"}}]},
+///  "interceptors": [{"name": "headers", "settings": {…}}],
+///  "detectors": [{"name": "faces", "settings": {…}}]}
 /// ```
 public struct ImagoConfiguration: Sendable, Hashable {
     /// Transports, by factory name; later ones win for a scheme.
@@ -24,6 +26,11 @@ public struct ImagoConfiguration: Sendable, Hashable {
     /// (`ImageLoader.processors(named:)`). A preset written as a string in the options grammar
     /// (`"card": "w=600,h=400,fit=cover,g=sm"`) is one spec of the `options` factory (`optionsPresetName`).
     public var processing: [String: [PluginSpec]]
+    /// Interceptors wrapped around every load, by factory name, outermost first (after any the registry already
+    /// has).
+    public var interceptors: [PluginSpec]
+    /// Detectors, by factory name (none by default); later ones are asked first for the kinds they find.
+    public var detectors: [PluginSpec] = []
     /// Sections owned by applications built on the toolkit (`serve` for `imago serve`), kept as JSON for them to
     /// read. A file may hold a section only when `defaults` has it, so a misspelt key is still an error.
     public var sections: [String: JSONValue]
@@ -32,9 +39,11 @@ public struct ImagoConfiguration: Sendable, Hashable {
     public init(
         transports: [PluginSpec] = [], codecs: [PluginSpec] = [], imageCache: PluginSpec? = nil,
         dataCache: PluginSpec? = nil, loader: LoaderSettings = LoaderSettings(),
-        processing: [String: [PluginSpec]] = [:], sections: [String: JSONValue] = [:]
+        processing: [String: [PluginSpec]] = [:], sections: [String: JSONValue] = [:],
+        interceptors: [PluginSpec] = []
     ) {
         self.processing = processing
+        self.interceptors = interceptors
         self.transports = transports
         self.codecs = codecs
         self.imageCache = imageCache
@@ -65,7 +74,9 @@ public struct ImagoConfiguration: Sendable, Hashable {
             processing: try Self.presets(reader, defaults: defaults.processing),
             sections: defaults.sections.reduce(into: [:]) { sections, section in
                 sections[section.key] = reader.value(section.key) ?? section.value
-            })
+            },
+            interceptors: try specs("interceptors", defaults.interceptors))
+        detectors = try specs("detectors", defaults.detectors)
         try reader.finish()
     }
 
@@ -99,6 +110,8 @@ public struct ImagoConfiguration: Sendable, Hashable {
                     Self.optionsText(of: specs).map(JSONValue.string) ?? .array(specs.map(\.json))
                 })
         }
+        if !interceptors.isEmpty { object["interceptors"] = .array(interceptors.map(\.json)) }
+        if !detectors.isEmpty { object["detectors"] = .array(detectors.map(\.json)) }
         object.merge(sections) { builtIn, _ in builtIn }
         return .object(object)
     }

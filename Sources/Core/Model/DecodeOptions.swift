@@ -127,6 +127,8 @@ public struct DecodeOptions: Sendable, Hashable {
     public var strict: Bool
     /// What decoders do with an embedded ICC profile; by default they convert the pixels to sRGB.
     public var colorProfiles: ColorProfileHandling
+    /// For sources with a timeline (video): the poster's time, or which frames.
+    public var timeline = TimelineOptions()
 
     /// Creates options.
     public init(
@@ -178,6 +180,8 @@ public struct DecodeOptions: Sendable, Hashable {
         if frames == .first { parts.append("frames=first") }
         if strict { parts.append("strict") }
         if colorProfiles != .convertToSRGB { parts.append("profiles=\(colorProfiles.rawValue)") }
+        let timeline = timeline.cacheKeyComponent
+        if !timeline.isEmpty { parts.append("timeline=\(timeline)") }
         return parts.joined(separator: ",")
     }
 }

@@ -105,13 +105,18 @@ public struct ImageRequest: Sendable, Hashable {
     /// credentials themselves never appear in a key).
     private var sourceKey: String {
         let base = cacheKey ?? sourceString
-        let credentials = headers.compactMap { name, value -> String? in
+        let credentials = self.credentials
+        guard !credentials.isEmpty else { return base }
+        let digest = SHA256.hex(Array(credentials.joined(separator: "\n").utf8))
+        return base + "|credentials:" + digest.prefix(32)
+    }
+
+    /// The credential headers, `name:value` with the name lowercased, sorted.
+    var credentials: [String] {
+        headers.compactMap { name, value -> String? in
             let name = name.lowercased()
             return Self.credentialHeaders.contains(name) ? "\(name):\(value)" : nil
-        }
-        guard !credentials.isEmpty else { return base }
-        let digest = SHA256.hex(Array(credentials.sorted().joined(separator: "\n").utf8))
-        return base + "|credentials:" + digest.prefix(32)
+        }.sorted()
     }
 
     public static func == (lhs: ImageRequest, rhs: ImageRequest) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where a response's image came from.
+/// Where a response's image came from. Its raw value (and `Codable` form) is the case's name; `"disk"`, what
+/// 0.1.0 stored for `dataCache`, still reads as `dataCache`.
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// The memory cache of decoded images (no decoding was done).
     case memory
@@ -11,6 +12,17 @@ public enum ImageOrigin: String, Sendable, Hashable, Codable {
     case network
     /// An interceptor answered without the loader's stages (a placeholder, a fixture, an offline store).
     case interceptor
+
+    /// The origin named `rawValue`; 0.1.0's `"disk"` is `dataCache`, so values it stored still decode.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "memory": self = .memory
+        case "dataCache", "disk": self = .dataCache
+        case "network": self = .network
+        case "interceptor": self = .interceptor
+        default: return nil
+        }
+    }
 }
 
 /// What a load took.

@@ -27,6 +27,12 @@ public struct Raster: Sendable {
     /// Distance between the starts of two rows, in bytes (at least `width * 4`).
     public let bytesPerRow: Int
     let storage: PixelStorage
+    /// How much of the raster the picture covers, in its own pixels, when a reduced decode rounded its size up: a
+    /// JPEG 1275 rows high decoded at 1/2 scale has 638 rows, the last one half covered, so its extent is 637.5 rows.
+    /// The resampler maps source rectangles onto it, so the reduced image lines up with the full-size one (a half-row
+    /// misalignment cost more SSIM than the reduction itself). nil: exactly `width` × `height`. Not part of `==`; a
+    /// raster made from this one's pixels does not inherit it.
+    package var extent: (width: Double, height: Double)?
 
     /// Bytes of memory the pixels take.
     public var cost: Int { bytesPerRow * height }

@@ -18,13 +18,15 @@ extension ImageLoader {
             if let image = memoryStage.lookup(request, sink: sink) {
                 response = memoryResponse(image, for: request, since: start)
             } else {
-                try Task.checkCancellation()
                 let chain = ImageInterceptorChain(request: request, interceptors: registry.interceptors) { changed in
                     try await self.loadShared(
                         changed, original: request, since: start, priority: priority, sink: sink, previews: previews,
                         bytes: bytes)
                 }
                 response = try await chain.proceed()
+                // An interceptor may answer after the caller cancelled (a placeholder for the `cancelled` it was
+                // given): the caller asked for nothing more, and gets `cancelled`.
+                try ImageInterceptorChain.checkCancellation(request)
             }
             sink(.finished(response))
             return response
@@ -41,11 +43,22 @@ extension ImageLoader {
 
     /// The chain's last link: the memory cache again when an interceptor changed the request, else the work shared
     /// by identical requests, whose previews (if any) go to `previews`.
+    ///
+    /// What the stages give for a changed request is also kept under the caller's request, so the view that asked
+    /// finds it in the memory cache (`cachedResponse(for:)`) as it would have without the interceptor; unless the
+    /// change added or changed credentials: a request without a user's token never sees what was fetched with it.
     private func loadShared(
         _ request: ImageRequest, original: ImageRequest, since start: ContinuousClock.Instant, priority: PriorityBox,
         sink: LoadEventSink?, previews: PreviewListener?, bytes given: FetchedBytes?
     ) async throws -> ImageResponse {
-        if request.imageCacheKey != original.imageCacheKey, let image = memoryStage.lookup(request, sink: sink) {
+        let changed = request.imageCacheKey != original.imageCacheKey
+        func keepForTheCaller(_ image: DecodedImage) {
+            if changed, request.credentials == original.credentials {
+                memoryStage.store(image, for: original, sink: nil)
+            }
+        }
+        if changed, let image = memoryStage.lookup(request, sink: sink) {
+            keepForTheCaller(image)
             return memoryResponse(image, for: request, since: start)
         }
         let key = ImageWorkKey(request)
@@ -57,6 +70,7 @@ extension ImageLoader {
                 request, previews: previews?.policy,
                 bytes: FetchWorkKey(request) == FetchWorkKey(original) ? given : nil, work: work)
         }
+        keepForTheCaller(loaded.image)
         // Handed over: the budget is given back when `loaded` goes, unless the caller holds it longer.
         PixelMemoryBudget.keepIfHolding(loaded.reservation)
         return loaded.response(for: request, totalDuration: start.duration(to: .now).seconds)

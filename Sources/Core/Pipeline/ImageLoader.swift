@@ -43,6 +43,8 @@ public final class ImageLoader: Sendable {
     let previewHub = PreviewHub()
     /// Data-cache writes running beside the decode (`waitForPendingWrites()`).
     let pendingWrites = PendingCacheWrites()
+    /// Recent detectors' answers (`detect(_:in:)`).
+    let detections = DetectionMemory()
 
     /// What the loader has done so far: cache hits, transport attempts, decodes.
     public var statistics: LoaderStatistics { counters.snapshot }
@@ -64,6 +66,8 @@ public final class ImageLoader: Sendable {
         eventListeners: [any ImageLoadEventListener] = [], sourcePolicy: (any SourceAccessPolicy)? = nil,
         sleep: @escaping @Sendable (Double) async throws -> Void
     ) {
+        // The registry as it is now: a change through its deprecated mutators after this does not reach the loader.
+        let registry = registry.snapshot
         self.registry = registry
         self.sourcePolicy = sourcePolicy
         self.settings = settings
@@ -127,7 +131,7 @@ public final class ImageLoader: Sendable {
     static func nextLoadID() -> UInt64 { loadIDs.wrappingAdd(1, ordering: .relaxed).newValue }
 
     /// The processors of the processing preset `name` (named in the configuration's `processing`, or registered
-    /// with `PluginRegistry.Builder.registerPreset`), for a request's `processors`. An unknown name throws
+    /// with `PluginRegistry.Builder.add(preset:_:)`), for a request's `processors`. An unknown name throws
     /// `invalidConfiguration` listing the known ones.
     public func processors(named name: String) throws -> [any ImageProcessor] {
         try registry.processors(named: name)

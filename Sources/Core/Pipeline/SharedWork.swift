@@ -11,10 +11,15 @@ final class SharedWork<Value: Sendable>: PrioritySource {
         var continuation: Continuation
         var sink: LoadEventSink?
         var priority: any PrioritySource
+        /// A waiter that joined work already running gets no event until `replay(to:)` has told it of the fetch
+        /// attempt in progress, so it sees that attempt start before it ends.
+        var joinedLate = false
     }
 
     struct State {
         var waiters: [Int: Waiter] = [:]
+        /// The `fetchStarted` of the attempt in progress, for waiters that join while it runs.
+        var openAttempt: ImageLoadEvent.Kind?
         /// Waiters whose cancellation arrived before they were registered.
         var cancelledEarly: Set<Int> = []
         var isDone = false
@@ -22,6 +27,8 @@ final class SharedWork<Value: Sendable>: PrioritySource {
     }
 
     let state = Mutex(State())
+    /// Held while the work's events are handed out, so a late waiter's replay cannot pass an event sent meanwhile.
+    private let emission = Mutex(())
     /// Called once when the work ends (finished, failed or abandoned) so the coalescer forgets it.
     let onEnd: @Sendable (SharedWork<Value>) -> Void
 
@@ -80,10 +87,32 @@ final class SharedWork<Value: Sendable>: PrioritySource {
         }
     }
 
-    /// Sends an event of the shared work to every waiter.
+    /// Sends an event of the shared work to every waiter (those that joined late once they have had their replay).
     func emit(_ kind: ImageLoadEvent.Kind) {
-        let sinks = state.withLock { $0.waiters.values.compactMap(\.sink) }
-        for sink in sinks { sink(kind) }
+        emission.withLock { _ in
+            let sinks = state.withLock { state in
+                switch kind {
+                case .fetchStarted: state.openAttempt = kind
+                case .fetchEnded: state.openAttempt = nil
+                default: break
+                }
+                return state.waiters.values.filter { !$0.joinedLate }.compactMap(\.sink)
+            }
+            for sink in sinks { sink(kind) }
+        }
+    }
+
+    /// Tells the waiter `id`, which joined the work while it ran, of the fetch attempt in progress, if any; from
+    /// then on it gets the work's events as the others do.
+    func replay(to id: Int) {
+        emission.withLock { _ in
+            let (sink, open) = state.withLock { state -> (LoadEventSink?, ImageLoadEvent.Kind?) in
+                guard state.waiters[id]?.joinedLate == true else { return (nil, nil) }
+                state.waiters[id]?.joinedLate = false
+                return (state.waiters[id]?.sink, state.openAttempt)
+            }
+            if let sink, let open { sink(open) }
+        }
     }
 
     /// The sink that reaches every waiter, for the stages the work runs.

@@ -38,7 +38,7 @@ package final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
                     continuation: continuation, sink: sink, priority: priority)
                 let (shared, isNew) = join(key, id: id, waiter: waiter)
                 holder.set(shared)
-                if isNew { shared.start(work) }
+                if isNew { shared.start(work) } else { shared.replay(to: id) }
             }
         } onCancel: {
             holder.cancel(id)
@@ -60,7 +60,9 @@ package final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Se
 
     private func join(_ key: Key, id: Int, waiter: SharedWork<Value>.Waiter) -> (SharedWork<Value>, Bool) {
         state.withLock { state in
-            if let existing = state.works[key], existing.add(id, waiter) { return (existing, false) }
+            var late = waiter
+            late.joinedLate = true
+            if let existing = state.works[key], existing.add(id, late) { return (existing, false) }
             let shared = SharedWork<Value>(onEnd: { [weak self] ended in self?.forget(key, ended) })
             _ = shared.add(id, waiter)
             state.works[key] = shared

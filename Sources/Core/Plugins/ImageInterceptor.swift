@@ -42,9 +42,10 @@ public struct ImageInterceptorChain: Sendable {
         self.stages = stages
     }
 
-    /// Passes `request` to the next interceptor, or to the loader's stages after the last one.
+    /// Passes `request` to the next interceptor, or to the loader's stages after the last one. Throws
+    /// `ImagoError` `cancelled` when the load is cancelled, as the stages do.
     public func proceed(_ request: ImageRequest) async throws -> ImageResponse {
-        try Task.checkCancellation()
+        try Self.checkCancellation(request)
         guard index < interceptors.count else { return try await stages(request) }
         let next = ImageInterceptorChain(request: request, interceptors: interceptors, index: index + 1, stages: stages)
         return try await interceptors[index].intercept(next)
@@ -52,4 +53,9 @@ public struct ImageInterceptorChain: Sendable {
 
     /// Passes the request on unchanged.
     public func proceed() async throws -> ImageResponse { try await proceed(request) }
+
+    /// Throws `cancelled` naming `request`'s source when the current task is cancelled.
+    static func checkCancellation(_ request: ImageRequest) throws {
+        if Task.isCancelled { throw ImagoError(.cancelled, "cancelled", source: request.sourceString) }
+    }
 }

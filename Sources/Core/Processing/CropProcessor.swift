@@ -71,6 +71,10 @@ public struct CropProcessor: ImageProcessor {
 
     /// What is cut.
     public var shape: Shape
+    /// Moves a window or aspect crop from where its gravity puts it (imgproxy's `crop:W:H:GRAVITY:X:Y`): pixels when
+    /// a value's magnitude is 1 or more, else a fraction of the image's side, positive away from the edge the
+    /// gravity names; clamped to the image. (0, 0) by default; regions ignore it.
+    public var offset: (x: Double, y: Double) = (0, 0)
 
     /// Creates a crop of `width` × `height` pixels at (`x`, `y`); it fails on images the rectangle does not fit in.
     public init(x: Int, y: Int, width: Int, height: Int) {
@@ -96,13 +100,14 @@ public struct CropProcessor: ImageProcessor {
     /// `crop(WxH,g=CODE)` for a window, `crop(X,Y,WxH)` for a strict pixel rectangle (as before), `crop(X,Y,WxH,clamp)` for a clamped region
     /// (fractions written with a decimal point), `crop(W:H,g=CODE)` for an aspect crop.
     public var identifier: String {
+        let moved = offset == (0, 0) ? "" : ",off=\(offset.x):\(offset.y)"
         switch shape {
         case .region(let r, let clamped):
             return "crop(\(r.x),\(r.y),\(r.width)x\(r.height)\(clamped ? ",clamp" : ""))"
         case .aspect(let width, let height, let gravity):
-            return "crop(\(width):\(height),g=\(gravity.code))"
+            return "crop(\(width):\(height),g=\(gravity.code)\(moved))"
         case .window(let width, let height, let gravity):
-            return "crop(\(width)x\(height),g=\(gravity.code))"
+            return "crop(\(width)x\(height),g=\(gravity.code)\(moved))"
         }
     }
 
@@ -115,7 +120,7 @@ public struct CropProcessor: ImageProcessor {
     }
 
     /// The pixel rectangle cut from `raster` (the first frame, which smart placement looks at).
-    func rectangle(in raster: Raster) throws -> (x: Int, y: Int, width: Int, height: Int) {
+    public func rectangle(in raster: Raster) throws -> (x: Int, y: Int, width: Int, height: Int) {
         let (imageWidth, imageHeight) = (raster.width, raster.height)
         switch shape {
         case .region(let region, let clamped):
@@ -175,8 +180,9 @@ public struct CropProcessor: ImageProcessor {
     ) {
         let origin = gravity.windowOrigin(
             window: (Double(width), Double(height)), width: raster.width, height: raster.height, raster: raster)
-        let x = min(max(0, Int(origin.x.rounded())), raster.width - width)
-        let y = min(max(0, Int(origin.y.rounded())), raster.height - height)
+        let shift = gravity.offsetShift(offset, side: (Double(raster.width), Double(raster.height)))
+        let x = min(max(0, Int((origin.x + shift.x).rounded())), raster.width - width)
+        let y = min(max(0, Int((origin.y + shift.y).rounded())), raster.height - height)
         return (x, y, width, height)
     }
 }

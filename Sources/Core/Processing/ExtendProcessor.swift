@@ -10,6 +10,10 @@ public struct ExtendProcessor: ImageProcessor {
     public var background: RGBA
     /// Bounds on the output, checked before allocating. Not part of `identifier`.
     public var limits: DecodeLimits = .default
+    /// Moves the image from where `gravity` puts it (imgproxy's `extend:1:GRAVITY:X:Y`): pixels when a value's
+    /// magnitude is 1 or more, else a fraction of the canvas's side, positive away from the edge the gravity
+    /// names. (0, 0) by default.
+    public var offset: (x: Double, y: Double) = (0, 0)
 
     /// Creates an extension to `width` × `height`; an empty size or a focus point outside 0…1 throws
     /// `processingFailed`.
@@ -29,7 +33,10 @@ public struct ExtendProcessor: ImageProcessor {
     }
 
     /// `extend(WxH,g=CODE,RRGGBBAA)`.
-    public var identifier: String { "extend(\(width)x\(height),g=\(gravity.code),\(background.hex))" }
+    public var identifier: String {
+        let moved = offset == (0, 0) ? "" : ",off=\(offset.x):\(offset.y)"
+        return "extend(\(width)x\(height),g=\(gravity.code),\(background.hex)\(moved))"
+    }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
         try validate()
@@ -37,8 +44,10 @@ public struct ExtendProcessor: ImageProcessor {
         try limits.checkGrowth(
             width: width, height: height, frames: image.frames.count, sourcePixels: image.width * image.height,
             what: "extend")
-        let origin = gravity.placement(
+        let placed = gravity.placement(
             width: image.width, height: image.height, canvasWidth: width, canvasHeight: height)
+        let shift = gravity.offsetShift(offset, side: (Double(width), Double(height)))
+        let origin = (x: placed.x + Int(shift.x.rounded()), y: placed.y + Int(shift.y.rounded()))
         var result = try image.mappingRasters {
             try $0.placed(onCanvasOfWidth: width, height: height, x: origin.x, y: origin.y, background: background)
         }

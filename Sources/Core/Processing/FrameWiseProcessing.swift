@@ -8,15 +8,17 @@ public protocol FrameWiseProcessing {
 }
 
 extension ResizeProcessor: FrameWiseProcessing {
-    /// True unless `.fill` places its window by the first frame's content (`.smart`).
-    public var processesFramesIndependently: Bool { contentMode == .fit || gravity != .smart }
+    /// True unless `.fill` places its window by the first frame's content (`.smart`, regions without one).
+    public var processesFramesIndependently: Bool { contentMode == .fit || !gravity.looksAtContent }
 }
 
 extension CropProcessor: FrameWiseProcessing {
-    /// True unless an aspect crop places its window by the first frame's content (`.smart`).
+    /// True unless the window is placed by the first frame's content (`.smart`, regions without one).
     public var processesFramesIndependently: Bool {
-        if case .aspect(_, _, .smart) = shape { return false }
-        return true
+        switch shape {
+        case .aspect(_, _, let gravity), .window(_, _, let gravity): !gravity.looksAtContent
+        case .region: true
+        }
     }
 }
 

@@ -25,8 +25,14 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     /// The window with the most salient content, by Imago's attention model (`Raster.attentionWindow`); placing
     /// an image on a canvas has nothing to look at, and centres it.
     case smart
+    /// The window that keeps the regions a detector found (faces): their bounding box whole when the window holds
+    /// it, centred on their centre weighted by area and confidence as far as the box and the image allow. Without a
+    /// region it is `.smart`. The regions are placed on the image by `DetectionResult.regions(in:)`, so the image
+    /// may be a scaled copy (a reduced decode) of the one detected on; placing on a canvas centres.
+    case regions(DetectionResult)
 
-    /// The short name used in identifiers and URLs: `c`, `n`, `s`, `e`, `w`, `ne`, `nw`, `se`, `sw`, `fp:X:Y`, `sm`.
+    /// The short name used in identifiers and URLs: `c`, `n`, `s`, `e`, `w`, `ne`, `nw`, `se`, `sw`, `fp:X:Y`, `sm`;
+    /// `regions(RESULT)` names every region (no URL names regions: a grammar's `face` asks a detector for them).
     public var code: String {
         switch self {
         case .center: "c"
@@ -40,6 +46,17 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
         case .southWest: "sw"
         case .focusPoint(let x, let y): "fp:\(x):\(y)"
         case .smart: "sm"
+        case .regions(let result): "regions(\(result))"
+        }
+    }
+
+    /// Whether the window depends on the pixels of the first frame (`.smart`, and `.regions` without a region), so
+    /// the frames of an animation cannot be placed one by one.
+    public var looksAtContent: Bool {
+        switch self {
+        case .smart: true
+        case .regions(let result): result.regions.isEmpty
+        default: false
         }
     }
 
@@ -77,7 +94,7 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
     /// Fractions of the free space left of and above the placed thing (0 = left or top, 1 = right or bottom).
     var anchor: (x: Double, y: Double) {
         switch self {
-        case .center, .smart: (0.5, 0.5)
+        case .center, .smart, .regions: (0.5, 0.5)
         case .north: (0.5, 0)
         case .south: (0.5, 1)
         case .east: (1, 0.5)
@@ -102,6 +119,12 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
         case .smart:
             guard let raster else { return (freeX / 2, freeY / 2) }
             return raster.attentionWindow(width: window.width, height: window.height)
+        case .regions(let result):
+            let regions = result.regions(in: PixelSize(width: width, height: height))
+            guard !regions.isEmpty else {
+                return Gravity.smart.windowOrigin(window: window, width: width, height: height, raster: raster)
+            }
+            return Self.origin(keeping: regions, window: window, width: width, height: height)
         case .focusPoint(let x, let y):
             let originX = x * Double(width) - window.width / 2
             let originY = y * Double(height) - window.height / 2
@@ -118,6 +141,37 @@ public enum Gravity: Sendable, Hashable, CustomStringConvertible {
         return (
             Int((Double(canvasWidth - width) * ax).rounded(.down)),
             Int((Double(canvasHeight - height) * ay).rounded(.down))
+        )
+    }
+
+    /// The origin of `window` keeping `regions` (inside the image): see `.regions`.
+    static func origin(
+        keeping regions: [DetectedRegion], window: (width: Double, height: Double), width: Int, height: Int
+    ) -> (x: Double, y: Double) {
+        var weights = 0.0
+        var centre = (x: 0.0, y: 0.0)
+        for region in regions {
+            let weight = Double(region.area) * max(region.confidence, 0.01)
+            weights += weight
+            centre.x += (Double(region.x) + Double(region.width) / 2) * weight
+            centre.y += (Double(region.y) + Double(region.height) / 2) * weight
+        }
+        centre = (centre.x / weights, centre.y / weights)
+        func axis(_ centre: Double, low: Int, high: Int, window: Double, length: Int) -> Double {
+            let free = max(0, Double(length) - window)
+            var origin = centre - window / 2
+            // The box whole when it fits: the window may start no later than its first pixel, no earlier than
+            // its last pixel minus the window.
+            if Double(high - low) <= window { origin = min(max(origin, Double(high) - window), Double(low)) }
+            return min(max(origin, 0), free)
+        }
+        return (
+            axis(
+                centre.x, low: regions.map(\.x).min()!, high: regions.map { $0.x + $0.width }.max()!,
+                window: window.width, length: width),
+            axis(
+                centre.y, low: regions.map(\.y).min()!, high: regions.map { $0.y + $0.height }.max()!,
+                window: window.height, length: height)
         )
     }
 }

@@ -32,10 +32,10 @@ public struct OrientationFitProcessor: ImageProcessor {
             (rule, PixelSize(width: width, height: height), upscale, gravity)
     }
 
-    /// `resize(WxH,RULE,upscale|noupscale,catmullRom)`, with `,g=CODE` when `.auto`'s gravity is not the centre.
+    /// `resize(WxH,RULE,upscale|noupscale,lanczos3)`, with `,g=CODE` when `.auto`'s gravity is not the centre.
     public var identifier: String {
         let placed = rule == .auto && gravity != .center ? ",g=\(gravity.code)" : ""
-        return "resize(\(size),\(rule.rawValue),\(upscale ? "upscale" : "noupscale"),catmullRom\(placed))"
+        return "resize(\(size),\(rule.rawValue),\(upscale ? "upscale" : "noupscale"),lanczos3\(placed))"
     }
 
     /// The resize chosen for a `width` × `height` image.

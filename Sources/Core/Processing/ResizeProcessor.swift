@@ -19,10 +19,13 @@ public struct ResizeProcessor: ImageProcessor {
     /// so an enlargement cannot allocate more than a decode may. Not part of `identifier`: it never changes a
     /// result it allows.
     public var limits: DecodeLimits = .default
+    /// What the URL grammars add: a target clamped to the image, focal regions, zoom, minimum sizes and gravity
+    /// offsets (`ResizeAdjustments`); none by default.
+    public var adjustments = ResizeAdjustments()
 
     /// Creates a resize to `size`.
     public init(
-        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .catmullRom
+        size: PixelSize, mode: ContentMode = .fit, upscale: Bool = false, filter: ResizeFilter = .lanczos3
     ) {
         self.size = size
         self.contentMode = mode
@@ -33,7 +36,7 @@ public struct ResizeProcessor: ImageProcessor {
     /// Creates a resize to `width` × `height`.
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
-        filter: ResizeFilter = .catmullRom
+        filter: ResizeFilter = .lanczos3
     ) {
         self.init(
             size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
@@ -42,7 +45,7 @@ public struct ResizeProcessor: ImageProcessor {
     /// Creates a resize to `width` × `height` whose `.fill` window is placed by `gravity`.
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, upscale: Bool = false,
-        filter: ResizeFilter = .catmullRom, gravity: Gravity
+        filter: ResizeFilter = .lanczos3, gravity: Gravity
     ) {
         self.init(
             size: PixelSize(width: width, height: height), mode: mode, upscale: upscale, filter: filter)
@@ -54,7 +57,8 @@ public struct ResizeProcessor: ImageProcessor {
     public var identifier: String {
         let placed = contentMode == .fill && gravity != .center ? ",g=\(gravity.code)" : ""
         return
-            "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue)\(placed))"
+            "resize(\(size),\(contentMode.rawValue),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue)\(placed)"
+            + "\(adjustments.identifier))"
     }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
@@ -62,6 +66,7 @@ public struct ResizeProcessor: ImageProcessor {
             throw ImagoError(.processingFailed, "resize to an empty size \(size)")
         }
         if contentMode == .fill { try gravity.validate() }
+        try adjustments.validate()
         let plan = self.plan(width: image.width, height: image.height, raster: image.raster)
         guard !plan.isIdentity else { return image }
         try checkLimits(plan, frames: image.frames.count, sourcePixels: image.width * image.height)
@@ -106,6 +111,7 @@ public struct ResizeProcessor: ImageProcessor {
 
     /// The plan for a `width` × `height` image; `raster` is looked at only by `.smart` gravity (nil centres).
     func plan(width: Int, height: Int, raster: Raster? = nil) -> Plan {
+        guard adjustments.isEmpty else { return adjustedPlan(width: width, height: height, raster: raster) }
         let w = Double(width)
         let h = Double(height)
         let tw = Double(size.width)

@@ -1,6 +1,6 @@
-/// Resizes every frame to exactly a target size, ignoring the aspect ratio (`fit=fill` of `imago serve`).
-/// Without `upscale`, a target larger than the image along either side is shrunk, keeping its own aspect ratio,
-/// until it fits inside the image.
+/// Resizes every frame to exactly a target size, ignoring the aspect ratio (`fit=fill` of `imago serve`). A side of
+/// 0 is the image's own (imgproxy's `force` with one side 0). Without `upscale`, a target larger than the image
+/// along either side is shrunk, keeping its own aspect ratio, until it fits inside the image.
 public struct StretchProcessor: ImageProcessor {
     /// The target size, in pixels.
     public var size: PixelSize
@@ -12,7 +12,7 @@ public struct StretchProcessor: ImageProcessor {
     public var limits: DecodeLimits = .default
 
     /// Creates a stretch to `width` × `height`.
-    public init(width: Int, height: Int, upscale: Bool = false, filter: ResizeFilter = .catmullRom) {
+    public init(width: Int, height: Int, upscale: Bool = false, filter: ResizeFilter = .lanczos3) {
         self.size = PixelSize(width: width, height: height)
         self.upscale = upscale
         self.filter = filter
@@ -21,7 +21,7 @@ public struct StretchProcessor: ImageProcessor {
     public var identifier: String { "stretch(\(size),\(upscale ? "upscale" : "noupscale"),\(filter.rawValue))" }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
-        guard size.width > 0, size.height > 0 else {
+        guard size.width >= 0, size.height >= 0, size.width > 0 || size.height > 0 else {
             throw ImagoError(.processingFailed, "stretch to an empty size \(size)")
         }
         let (width, height) = outputSize(width: image.width, height: image.height)
@@ -46,10 +46,12 @@ public struct StretchProcessor: ImageProcessor {
 
     /// The output size for an image of `width` × `height`.
     func outputSize(width: Int, height: Int) -> (Int, Int) {
-        guard !upscale else { return (size.width, size.height) }
-        let shrink = min(1, Double(width) / Double(size.width), Double(height) / Double(size.height))
+        let target = (width: size.width > 0 ? size.width : width, height: size.height > 0 ? size.height : height)
+        guard !upscale else { return target }
+        let shrink = min(1, Double(width) / Double(target.width), Double(height) / Double(target.height))
         return (
-            max(1, Int((Double(size.width) * shrink).rounded())), max(1, Int((Double(size.height) * shrink).rounded()))
+            max(1, Int((Double(target.width) * shrink).rounded())),
+            max(1, Int((Double(target.height) * shrink).rounded()))
         )
     }
 }

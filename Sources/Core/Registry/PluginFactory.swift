@@ -60,17 +60,23 @@ public struct PluginFactories: Sendable {
     public var dataCaches: [PluginFactory<any DataCache>]
     /// Processor factories, for the configuration's `processing` presets.
     public var processors: [PluginFactory<any ImageProcessor>]
+    /// Interceptor factories, for the configuration's `interceptors`.
+    public var interceptors: [PluginFactory<any ImageInterceptor>]
+    /// Detector factories, for the configuration's `detectors`.
+    public var detectors: [PluginFactory<any ImageDetector>] = []
 
     /// Creates a set of factories.
     public init(
         transports: [PluginFactory<any ImageTransport>] = [], codecs: [PluginFactory<Codec>] = [],
         imageCaches: [PluginFactory<any ImageCache>] = [], dataCaches: [PluginFactory<any DataCache>] = [],
-        processors: [PluginFactory<any ImageProcessor>] = []
+        processors: [PluginFactory<any ImageProcessor>] = [],
+        interceptors: [PluginFactory<any ImageInterceptor>] = []
     ) {
         self.transports = transports
         self.codecs = codecs
         self.imageCaches = imageCaches
         self.dataCaches = dataCaches
         self.processors = processors
+        self.interceptors = interceptors
     }
 }

@@ -5,9 +5,11 @@ public enum PluginKind: String, Sendable, CaseIterable {
     case imageCache = "image cache"
     case dataCache = "data cache"
     case processor
+    case interceptor
+    case detector
 }
 
-/// One table of factories keyed by plugin kind and name (the builder's `registerFactory` overloads fill it).
+/// One table of factories keyed by plugin kind and name (the builder's `add(_:)` of factories fills it).
 struct PluginFactoryTable: Sendable {
     private var factories: [PluginKind: [String: any Sendable]] = [:]
 

@@ -4,14 +4,23 @@ extension PluginRegistry {
     /// built with their settings. Unknown names and bad settings throw `invalidConfiguration` naming the key's path.
     public func configured(by configuration: ImagoConfiguration) throws -> PluginRegistry {
         var builder = Builder()
-        builder.factories = factories
-        builder.presets = presets
-        builder.interceptors = interceptors
+        builder.contents.factories = factories
+        builder.contents.presets = presets
+        builder.contents.interceptors = interceptors
         for (index, spec) in configuration.transports.enumerated() {
-            builder.register(try build(spec, .transport, path: "transports[\(index)]") as any ImageTransport)
+            let transport: any ImageTransport = try build(spec, .transport, path: "transports[\(index)]")
+            builder.add(transport)
         }
         for (index, spec) in configuration.codecs.enumerated() {
-            builder.register(try build(spec, .codec, path: "codecs[\(index)]") as Codec)
+            builder.add(try build(spec, .codec, path: "codecs[\(index)]") as Codec)
+        }
+        for (index, spec) in configuration.interceptors.enumerated() {
+            let interceptor: any ImageInterceptor = try build(spec, .interceptor, path: "interceptors[\(index)]")
+            builder.add(interceptor)
+        }
+        for (index, spec) in configuration.detectors.enumerated() {
+            let detector: any ImageDetector = try build(spec, .detector, path: "detectors[\(index)]")
+            builder.add(detector)
         }
         if let spec = configuration.imageCache {
             builder.imageCache = try build(spec, .imageCache, path: "imageCache") as any ImageCache
@@ -23,7 +32,7 @@ extension PluginRegistry {
             let processors = try specs.enumerated().map { index, spec in
                 try build(spec, .processor, path: "processing.\(name)[\(index)]") as any ImageProcessor
             }
-            builder.registerPreset(name, processors)
+            builder.add(preset: name, processors)
         }
         return builder.build()
     }

@@ -8,42 +8,68 @@ import Foundation
 /// to change one, make a builder from it (`PluginRegistry.Builder(registry)`), change that, and build a new
 /// registry for a new loader.
 public struct PluginRegistry: Sendable {
+    /// Everything a registry holds, in lookup order (a builder keeps one and hands it over at `build()`).
+    struct Contents: Sendable {
+        var transports: [any ImageTransport] = []
+        var decoders: [any ImageDecoder] = []
+        var encoders: [any ImageEncoder] = []
+        var imageCache: (any ImageCache)?
+        var dataCache: (any DataCache)?
+        var dataCacheName: String?
+        var interceptors: [any ImageInterceptor] = []
+        var detectors: [any ImageDetector] = []
+        var presets: [String: [any ImageProcessor]] = [:]
+        var factories = PluginFactoryTable()
+    }
+    private let stored: Contents
+    /// What the deprecated mutators of 0.1.0's class (`PluginRegistry+Deprecated.swift`) changed, shared by the
+    /// copies of this value as the class's state was; empty unless code written for 0.1.0 calls them.
+    let legacy = LegacyRegistryChanges()
+    /// What the registry holds now.
+    var contents: Contents { legacy.contents ?? stored }
+
     /// Every transport, most recent first.
-    public let transports: [any ImageTransport]
+    public var transports: [any ImageTransport] { contents.transports }
     /// Every decoder, in the order they are asked (most recent first).
-    public let decoders: [any ImageDecoder]
+    public var decoders: [any ImageDecoder] { contents.decoders }
     /// Every encoder, most recent first.
-    public let encoders: [any ImageEncoder]
-    /// The memory cache of decoded images, if any.
-    public let imageCache: (any ImageCache)?
-    /// The data cache of encoded bytes, if any.
-    public let dataCache: (any DataCache)?
+    public var encoders: [any ImageEncoder] { contents.encoders }
     /// The name the data cache's hits are reported under when its entries do not name a layer (`disk`, `redis`, or
     /// the factory or type name of a user's cache).
-    public let dataCacheName: String?
+    public var dataCacheName: String? { contents.dataCacheName }
     /// The interceptors wrapped around every load, outermost first (the first added sees the request first).
-    public let interceptors: [any ImageInterceptor]
+    public var interceptors: [any ImageInterceptor] { contents.interceptors }
+    /// Every detector, most recent first (`detector(finding:)` asks them in this order).
+    public var detectors: [any ImageDetector] { contents.detectors }
     /// The named processing presets.
-    public let presets: [String: [any ImageProcessor]]
+    public var presets: [String: [any ImageProcessor]] { contents.presets }
     /// The factories a configuration can name, by kind.
-    let factories: PluginFactoryTable
+    var factories: PluginFactoryTable { contents.factories }
 
     /// An empty registry.
-    public init() { self.init(Builder()) }
+    public init() { self.init(Contents()) }
 
-    init(_ builder: Builder) {
-        transports = builder.transports.reversed()
-        decoders = builder.decoders.reversed()
-        encoders = builder.encoders.reversed()
-        imageCache = builder.imageCache
-        dataCache = builder.dataCache
-        dataCacheName = builder.dataCache.map { cache in
-            builder.dataCacheName ?? String(describing: type(of: cache))
-        }
-        interceptors = builder.interceptors
-        presets = builder.presets
-        factories = builder.factories
+    init(_ contents: Contents) { stored = contents }
+
+    /// The memory cache of decoded images, if any.
+    public var imageCache: (any ImageCache)? {
+        get { contents.imageCache }
+        @available(
+            *, deprecated, message: "PluginRegistry is a value since 0.2.0: set imageCache on a PluginRegistry.Builder"
+        )
+        nonmutating set { legacy.change(stored) { $0.contents.imageCache = newValue } }
     }
+    /// The data cache of encoded bytes, if any.
+    public var dataCache: (any DataCache)? {
+        get { contents.dataCache }
+        @available(
+            *, deprecated, message: "PluginRegistry is a value since 0.2.0: set dataCache on a PluginRegistry.Builder"
+        )
+        nonmutating set { legacy.change(stored) { $0.dataCache = newValue } }
+    }
+
+    /// This registry as it is now, unaffected by later changes through the deprecated mutators (a loader keeps one).
+    var snapshot: PluginRegistry { PluginRegistry(contents) }
 
     // MARK: Lookups
 

@@ -6,7 +6,7 @@ import Testing
 
 @Test func theNewFormatsRegistrationSampleRegistersAVIF() {
     var builder = PluginRegistry.Builder()
-    builder.register(Codec(decoder: AVIFCodec(), encoder: AVIFCodec(speed: 6)))
+    builder.add(Codec(decoder: AVIFCodec(), encoder: AVIFCodec(speed: 6)))
     let registry = builder.build()
     #expect(registry.decoder(for: ImageFormat("avif")) != nil)
     #expect(registry.encoder(for: ImageFormat("avif")) != nil)

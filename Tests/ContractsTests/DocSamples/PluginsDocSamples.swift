@@ -35,8 +35,8 @@ struct MirrorTransport: ImageTransport {
     let cache = DictionaryDataCache(byteLimit: 1 << 20)
     var builder = PluginRegistry.Builder()
     let memory = MemoryTransport()
-    builder.register(MirrorTransport())
-    builder.register(memory)
+    builder.add(MirrorTransport())
+    builder.add(memory)
     builder.dataCache = cache
     let registry = builder.build()
     let loader = ImageLoader(registry: registry)
@@ -110,8 +110,8 @@ final class FlakyDataCache: DataCache {
     cache.reachable.withLock { $0 = false }
     var builder = PluginRegistry.Builder()
     let transport = MemoryTransport()
-    builder.register(transport)
-    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
+    builder.add(transport)
+    builder.add(Codec(decoder: PAMCodec(), encoder: PAMCodec()))
     builder.dataCache = cache
     let registry = builder.build()
     let failures = Mutex<[String]>([])
@@ -146,16 +146,17 @@ struct SquareThumbnail: SizeAwareProcessor {
 
 @Test func theRegistrationSamplesRegister() throws {
     var builder = PluginRegistry.Builder(.standard())
-    builder.register(MemoryTransport())  // serves mem://
-    builder.register(Codec(decoder: PAMCodec(), encoder: PAMCodec()))  // asked before the built-in decoders
+    builder.add(MemoryTransport())  // serves mem://
+    builder.add(PAMCodec())  // its decoder is asked before the built-in ones
     builder.imageCache = DictionaryImageCache(countLimit: 200)
-    builder.registerFactory(
+    #expect(builder.build().decoders.first is PAMCodec && builder.build().encoder(for: PAMCodec.pam) is PAMCodec)
+    builder.add(
         PluginFactory<any ImageTransport>(name: "memory", defaultSettings: .object(["chunkSize": .number(16384)])) {
             settings in
             MemoryTransport(chunkSize: try settings.int("chunkSize", default: 16384, in: 1...(1 << 24)))
         })
-    builder.registerFactory(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
-    builder.registerFactory(
+    builder.add(PluginFactory<Codec>(name: "pam") { _ in Codec(decoder: PAMCodec(), encoder: PAMCodec()) })
+    builder.add(
         PluginFactory<any ImageProcessor>(name: "grayscale") { settings in
             GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
         })
@@ -164,13 +165,37 @@ struct SquareThumbnail: SizeAwareProcessor {
     #expect(registry.factoryNames(.processor).contains("grayscale"))
 }
 
+/// The stand-in the loader sample names: an interceptor that counts the loads it sees.
+struct TracingInterceptor: ImageInterceptor {
+    static let loads = Mutex(0)
+    func intercept(_ chain: ImageInterceptorChain) async throws -> ImageResponse {
+        Self.loads.withLock { $0 += 1 }
+        return try await chain.proceed()
+    }
+}
+
+@Test func theLoaderSamplesAddATransportAndAnInterceptor() async throws {
+    let loader = ImageLoader.standard { $0.add(MemoryTransport()) }  // the built-ins and one transport more
+    let traced = loader.with { $0.add(TracingInterceptor()) }  // the same loader with one interceptor more
+    let memory = try #require(traced.registry.transport(for: URL(string: "mem://store/a")!) as? MemoryTransport)
+    let png = try PNGCodec().encode(
+        DecodedImage(raster: try Raster(width: 2, height: 2, fill: RGBA(1, 2, 3)), format: .png))
+    let url = memory.put(png)
+    let before = TracingInterceptor.loads.withLock { $0 }
+    _ = try await traced.image(for: ImageRequest(url: url))
+    #expect(TracingInterceptor.loads.withLock { $0 } == before + 1)
+    #expect(
+        loader.registry.interceptors.isEmpty && traced.registry.transports.count == loader.registry.transports.count)
+}
+
 /// The configuration file of the sample, as Docs/Plugins.md shows it.
 let pluginsDocConfiguration = """
     {
       "transports": ["http", "file", "data", {"name": "memory", "settings": {"chunkSize": 4096}}],
       "codecs": ["png", "jpeg", "gif", "webp", "pam"],
       "imageCache": {"name": "dictionary", "settings": {"countLimit": 200}},
-      "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200}}, "grayscale"]}
+      "processing": {"thumbnail": [{"name": "resize", "settings": {"width": 200, "height": 200}}, "grayscale"]},
+      "interceptors": [{"name": "fallback", "settings": {"grey": 200}}]
     }
     """
 
@@ -197,6 +222,13 @@ let pluginsDocConfiguration = """
             PluginFactory<any ImageProcessor>(name: "grayscale") { settings in
                 GrayscaleProcessor(intensity: try settings.double("intensity", default: 1, in: 0...1))
             }
+        ],
+        interceptors: [
+            PluginFactory<any ImageInterceptor>(name: "fallback") { settings in
+                let grey = UInt8(try settings.int("grey", default: 200, in: 0...255))
+                let placeholder = try Raster(width: 1, height: 1, fill: RGBA(grey, grey, grey))
+                return FallbackInterceptor(placeholder: DecodedImage(raster: placeholder, format: .png))
+            }
         ])
     let loader = try ImageLoader(contentsOf: configurationFile, factories: factories)
     let thumbnail = ImageRequest(url: imageURL, processors: try loader.processors(named: "thumbnail"))
@@ -206,6 +238,7 @@ let pluginsDocConfiguration = """
     #expect(pixel.r == pixel.g && pixel.g == pixel.b)
     #expect(loader.imageCache is DictionaryImageCache)
     #expect(loader.dataCache is DiskDataCache)
+    #expect(loader.registry.interceptors.first is FallbackInterceptor)
 }
 
 // MARK: Running a contract
@@ -214,14 +247,54 @@ let pluginsDocConfiguration = """
 typealias MyDecoder = PNGCodec
 let myFixtures = try! BuiltinFixtures.make(PNGCodec(), tolerance: 0, alpha: true)
 
-@Test func myDecoderKeepsItsContract() async {
-    let report = await ImageDecoderContract(makeDecoder: { MyDecoder() }, fixtures: myFixtures).run()
-    #expect(report.passed, "\(report)")
+@Test func myDecoderKeepsItsContract() async throws {
+    try await ImageDecoderContract(makeDecoder: { MyDecoder() }, fixtures: myFixtures).verify()
 }
 
 final class PluginsDocXCTestSample: XCTestCase {
-    func testMyDecoderKeepsItsContract() async {
-        let report = await ImageDecoderContract(makeDecoder: { MyDecoder() }, fixtures: myFixtures).run()
-        XCTAssertTrue(report.passed, report.description)
+    func testMyDecoderKeepsItsContract() async throws {
+        try await ImageDecoderContract(makeDecoder: { MyDecoder() }, fixtures: myFixtures).verify()
     }
+}
+
+// MARK: An interceptor
+
+/// The stand-in the contract sample names: the placeholder the fallback answers with.
+let placeholder = DecodedImage(raster: try! Raster(width: 2, height: 2, fill: RGBA(200, 200, 200)), format: .png)
+
+@Test func theFallbackAnswersAMissingSourceWithItsPlaceholder() async throws {
+    let contract = ImageInterceptorContract(
+        makeInterceptor: { FallbackInterceptor(placeholder: placeholder) },
+        downstream: { _ in .status(404) }, expecting: .image(origin: .interceptor))
+    try await contract.verify()
+}
+
+// MARK: Testing your plugin with a real server
+
+let staticFileServer = """
+    import functools, http.server, sys
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+    class Server(http.server.ThreadingHTTPServer):
+        request_queue_size = 128
+    server = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=sys.argv[1]))
+    print(server.server_port, flush=True)
+    server.serve_forever()
+    """
+
+@Test func curlTransportKeepsItsContractAgainstARealServer() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let server = try ChildProcess("/usr/bin/python3", ["-u", "-c", staticFileServer, folder.path])
+    let port = try await server.readLine()
+    let contract = ImageTransportContract(
+        transport: CurlTransport(),
+        serve: { data in
+            let name = UUID().uuidString
+            try data.write(to: folder.appendingPathComponent(name))
+            return URL(string: "http://127.0.0.1:\(port)/\(name)")!
+        },
+        missingSource: URL(string: "http://127.0.0.1:\(port)/missing")!, cancellationPayloadSize: 1 << 20)
+    try await contract.verify()
+    await server.stop()
 }

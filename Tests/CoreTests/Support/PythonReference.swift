@@ -79,6 +79,18 @@ enum PythonReference {
         return try Raster(width: width, height: height, pixels: Array(data[(newline + 1)...]))
     }
 
+    /// The peak signal-to-noise ratio of two rasters' RGBA bytes, in dB (infinity when equal, 0 when the sizes
+    /// differ): the measure the thumbor comparisons use (30 dB is "within tolerance").
+    static func psnr(_ a: Raster, _ b: Raster) -> Double {
+        guard a.width == b.width, a.height == b.height else { return 0 }
+        let squares = zip(a.pixels, b.pixels).reduce(0.0) { total, pair in
+            let difference = Double(pair.0) - Double(pair.1)
+            return total + difference * difference
+        }
+        let mean = squares / Double(a.width * a.height * 4)
+        return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
+    }
+
     /// The largest difference between two rasters' bytes (Int.max when the sizes differ).
     static func maxDifference(_ a: Raster, _ b: Raster) -> Int {
         guard a.width == b.width, a.height == b.height else { return Int.max }

@@ -7,9 +7,18 @@ enum DialectPython {
 
     static func run(_ script: String, _ arguments: [String] = [], python: String = "/usr/bin/python3") throws -> String
     {
+        try launch(["-c", script] + arguments, python: python)
+    }
+
+    /// Runs the script file at `file` with `arguments`; its standard output returned.
+    static func run(file: URL, _ arguments: [String] = [], python: String = "/usr/bin/python3") throws -> String {
+        try launch([file.path] + arguments, python: python)
+    }
+
+    private static func launch(_ arguments: [String], python: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
+        process.arguments = arguments
         let output = Pipe()
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("imago-dialect-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)

@@ -56,9 +56,10 @@ int imago_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, siz
                      char *message, size_t message_size);
 
 /// The same, embedding the ICC profile of `icc_size` bytes at `icc` (none when NULL) as iCCP; an RGB profile
-/// needs an RGB or RGBA layout.
+/// needs an RGB or RGBA layout. `run_length` (1) compresses with zlib's Z_RLE strategy after libpng's adaptive row
+/// filters; 0 uses zlib's default matching at `compression_level`.
 int imago_png_encode_icc(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                         imago_png_layout layout, int compression_level, const uint8_t *icc, size_t icc_size,
-                         uint8_t **output, size_t *output_size, char *message, size_t message_size);
+                         imago_png_layout layout, int compression_level, int run_length, const uint8_t *icc,
+                         size_t icc_size, uint8_t **output, size_t *output_size, char *message, size_t message_size);
 
 #endif

@@ -28,9 +28,11 @@ struct LoadEventSink: Sendable {
         progress: (@Sendable (FetchProgress) -> Void)?
     ) -> LoadEventSink? {
         if listeners.isEmpty, progress == nil { return nil }
-        // The attempt started and not yet ended; `ended` once the load's last event went out (a shared fetch's
-        // events racing with the load's cancellation are dropped then, so each attempt ends once).
-        let state = Mutex<(open: (number: Int, since: ContinuousClock.Instant)?, ended: Bool)>((nil, false))
+        // The attempt started and not yet ended, with the body bytes it has brought; `ended` once the load's last
+        // event went out (a shared fetch's events racing with the load's cancellation are dropped then, so each
+        // attempt ends once).
+        let state = Mutex<(open: (number: Int, since: ContinuousClock.Instant, received: Int64)?, ended: Bool)>(
+            (nil, false))
         return LoadEventSink { kind in
             if let progress, case .bytesReceived(let value) = kind { progress(value) }
             guard !listeners.isEmpty else { return }
@@ -42,7 +44,9 @@ struct LoadEventSink: Sendable {
             let drop = state.withLock { state -> Bool in
                 switch kind {
                 case .fetchStarted(let attempt, _):
-                    state.open = (attempt, .now)
+                    state.open = (attempt, .now, 0)
+                case .bytesReceived(let progress):
+                    state.open?.received = progress.received
                 case .fetchEnded:
                     state.open = nil
                 case .finished, .failed, .cancelled:
@@ -50,7 +54,8 @@ struct LoadEventSink: Sendable {
                         let reason: ImagoError =
                             if case .failed(let error) = kind { error } else { ImagoError(.cancelled, "cancelled") }
                         closing = FetchAttempt(
-                            attempt: open.number, duration: open.since.duration(to: .now).seconds, error: reason)
+                            attempt: open.number, duration: open.since.duration(to: .now).seconds,
+                            byteCount: Int(open.received), error: reason)
                     }
                     state.open = nil
                     state.ended = true

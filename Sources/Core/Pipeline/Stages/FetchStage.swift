@@ -39,7 +39,11 @@ struct FetchStage: Sendable {
                         sink(.fetchStarted(attempt: number, queued: queuedSince.duration(to: started).seconds))
                         // `fetchAll` caps the bytes at `request.limits.maxBytes`.
                         return try await transport.fetchAll(
-                            request, progress: { progress in sink(.bytesReceived(progress)) }, chunks: chunks)
+                            request,
+                            progress: { progress in
+                                began.received(progress.received)
+                                sink(.bytesReceived(progress))
+                            }, chunks: chunks)
                     }
                 }
                 try Self.checkStatus(fetched.metadata, source: source)
@@ -71,7 +75,8 @@ struct FetchStage: Sendable {
                         .fetchEnded(
                             FetchAttempt(
                                 attempt: attempt, duration: startedAt.duration(to: .now).seconds,
-                                statusCode: error.statusCode, error: error, retryDelay: delay)))
+                                statusCode: error.statusCode, byteCount: began.byteCount, error: error,
+                                retryDelay: delay)))
                 }
                 // An attempt cancelled while still queued was never made.
                 let made = startedAt != nil ? attempt : attempt - 1
@@ -102,16 +107,21 @@ struct FetchStage: Sendable {
     }
 }
 
-/// When an attempt got its slot and started (set from inside the attempt, read after it).
+/// When an attempt got its slot and started, and the body bytes it has received (set from inside the attempt,
+/// read after it, so one that fails or is cancelled reports what it had).
 private final class AttemptStart: Sendable {
-    private let started = Mutex<ContinuousClock.Instant?>(nil)
+    private let state = Mutex<(started: ContinuousClock.Instant?, received: Int64)>((nil, 0))
 
     /// Records now as the start; returns it.
     func mark() -> ContinuousClock.Instant {
         let now = ContinuousClock.now
-        started.withLock { $0 = now }
+        state.withLock { $0.started = now }
         return now
     }
 
-    var instant: ContinuousClock.Instant? { started.withLock { $0 } }
+    /// Records the body bytes received so far.
+    func received(_ count: Int64) { state.withLock { $0.received = count } }
+
+    var instant: ContinuousClock.Instant? { state.withLock { $0.started } }
+    var byteCount: Int { state.withLock { Int($0.received) } }
 }
