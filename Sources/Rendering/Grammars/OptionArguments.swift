@@ -141,15 +141,17 @@ public enum NumberSpelling: Sendable, Hashable {
         return range.contains(value) ? value : nil
     }
 
-    /// `D` or `D.D` (and a `-` where `range` has negative numbers), within `range`.
+    /// `D` or `D.D` (and a `-` where `range` has negative numbers), within `range`; plain spellings may leave out
+    /// one side of the point (`1.`, `.5`), as thumbor's pattern and Go's `ParseFloat` do.
     func decimal(_ text: Substring, in range: ClosedRange<Double>) -> Double? {
         let negative = text.hasPrefix("-") && range.lowerBound < 0
         let digits = negative ? text.dropFirst() : text
         let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), digits.count <= 12,
-            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
-            self == .plain || Self.canonicalSpelling(of: digits) == nil, let magnitude = Double(digits),
-            magnitude.isFinite
+        let emptySides = parts.filter(\.isEmpty).count
+        guard (1...2).contains(parts.count), digits.count <= 12, emptySides == 0 || (self == .plain && emptySides == 1),
+            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }),
+            self == .plain || Self.canonicalSpelling(of: digits) == nil,
+            let magnitude = Double(parts.count == 2 ? "0\(parts[0]).\(parts[1])0" : digits), magnitude.isFinite
         else { return nil }
         let value = negative ? -magnitude : magnitude
         return range.contains(value) ? value : nil

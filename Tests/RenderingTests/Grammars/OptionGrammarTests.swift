@@ -44,6 +44,12 @@ import Testing
         // imgproxy and thumbor read any digits; the model, and so the key, holds the value.
         #expect(try imgproxy("w:010/bl:2.50").canonical == imago("w=10,blur=2.5").canonical)
         #expect(try thumbor("0300x0/a.jpg").width == 300)
+        // A point with digits on one side only (thumbor's `[-]?(\d+\.?\d*|\d*\.?\d+)`, Go's ParseFloat).
+        #expect(try imgproxy("bl:2.").canonical == imago("blur=2").canonical)
+        #expect(try imgproxy("bl:.5").canonical == imago("blur=0.5").canonical)
+        #expect(try thumbor("filters:sharpen(1.5,2.,true)/a.jpg").canonical == imago("sharpen=2").canonical)
+        #expect(error { try imgproxy("bl:.") } != nil)
+        #expect(error { try imago("blur=2.") } != nil)
         // Imago's own grammar keeps one spelling per number, and says which.
         #expect(error { try imago("w=010") }?.message.contains("write w=10") == true)
     }
