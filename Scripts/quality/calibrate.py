@@ -29,6 +29,8 @@ def read(paths):
             if row[0] == "#complexity":
                 scores[(row[1], int(row[2]))] = float(row[3])
                 continue
+            if row[0].startswith("#"):
+                continue
             photo, side, width, height, fmt, quality, size, dssim, encode_ms = row[:9]
             pixels = int(width) * int(height)
             points[(photo, int(side), fmt)][int(quality)] = (int(size) / pixels, float(dssim), float(encode_ms) / pixels * 1e6)
