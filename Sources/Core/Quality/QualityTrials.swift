@@ -9,6 +9,10 @@ struct QualityTrials {
         var data: Data
     }
 
+    /// The most the curve's offset may change per quality point when it is extrapolated from two measurements on
+    /// the same side of the target (a measured slope is noisy when the two qualities are close).
+    static let maxOffsetSlope = 0.03
+
     /// How far below the target (in ln DSSIM) an estimate aims when it is the last chance to meet it: a third of
     /// the spread of the calibration photos around the model.
     static let lastChanceMargin = 0.1
@@ -21,6 +25,10 @@ struct QualityTrials {
     private var passing: Trial?
     /// The highest quality that missed it.
     private var failing: Trial?
+    /// The second lowest quality that met the target and the second highest that missed it: with only one side
+    /// known, the offset is extrapolated through the two nearest the target (a secant step).
+    private var secondPassing: Trial?
+    private var secondFailing: Trial?
     private var sizeChecked = false
 
     init(settings: AutoQuality, model: QualityModel) {
@@ -40,8 +48,12 @@ struct QualityTrials {
         count += 1
         let trial = Trial(quality: quality, dssim: dssim, data: data)
         if dssim <= settings.target {
-            if passing.map({ quality < $0.quality }) ?? true { passing = trial }
+            if passing.map({ quality < $0.quality }) ?? true {
+                secondPassing = passing
+                passing = trial
+            }
         } else if failing.map({ quality > $0.quality }) ?? true {
+            secondFailing = failing
             failing = trial
         }
     }
@@ -60,20 +72,30 @@ struct QualityTrials {
         return found ?? (passing == nil ? high - 1 : nil)
     }
 
-    /// The curve's offset at `quality` from what was measured: the one measurement's, or interpolated between the
-    /// bracket's ends.
+    /// The curve's offset at `quality` from what was measured: interpolated between the bracket's ends, or
+    /// extrapolated through the two measurements nearest the target on the one side known (its slope bounded by
+    /// `maxOffsetSlope`), or the one measurement's.
     private func offset(at quality: Int) -> Double {
         switch (failing, passing) {
         case let (low?, high?):
-            let lowOffset = model.offset(quality: low.quality, dssim: low.dssim)
-            let highOffset = model.offset(quality: high.quality, dssim: high.dssim)
-            let fraction = Double(quality - low.quality) / Double(high.quality - low.quality)
-            return lowOffset + (highOffset - lowOffset) * fraction
-        case let (trial?, nil), let (nil, trial?):
-            return model.offset(quality: trial.quality, dssim: trial.dssim)
+            return line(through: low, high, at: quality, maxSlope: .infinity)
+        case let (nearest?, nil):
+            return secondFailing.map { line(through: nearest, $0, at: quality, maxSlope: Self.maxOffsetSlope) }
+                ?? model.offset(quality: nearest.quality, dssim: nearest.dssim)
+        case let (nil, nearest?):
+            return secondPassing.map { line(through: nearest, $0, at: quality, maxSlope: Self.maxOffsetSlope) }
+                ?? model.offset(quality: nearest.quality, dssim: nearest.dssim)
         case (nil, nil):
             return 0
         }
+    }
+
+    /// The offset at `quality` on the line through two trials' offsets (the first is the one extrapolated from).
+    private func line(through first: Trial, _ second: Trial, at quality: Int, maxSlope: Double) -> Double {
+        let firstOffset = model.offset(quality: first.quality, dssim: first.dssim)
+        let secondOffset = model.offset(quality: second.quality, dssim: second.dssim)
+        let slope = (secondOffset - firstOffset) / Double(second.quality - first.quality)
+        return firstOffset + min(max(slope, -maxSlope), maxSlope) * Double(quality - first.quality)
     }
 
     private func lowestMeeting(in range: ClosedRange<Int>, margin: Double, offset: (Int) -> Double) -> Int? {
