@@ -42,6 +42,16 @@ if CommandLine.arguments.dropFirst().first == "video" {
     try VideoBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+// `imago-bench quality-sweep DIR [SIDE …]`: the calibration data of q=auto (QualitySweep.swift).
+if CommandLine.arguments.dropFirst().first == "quality-sweep" {
+    try QualitySweep.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+// `imago-bench quality DIR [--target T]`: issue 37's figures for q=auto and f=best (QualityBenchmark.swift).
+if CommandLine.arguments.dropFirst().first == "quality" {
+    try QualityBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 // `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
 if CommandLine.arguments.dropFirst().first == "transports" {

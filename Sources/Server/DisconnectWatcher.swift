@@ -12,8 +12,17 @@ import Synchronization
 /// One thread of its own sleeps in `poll` (never the cooperative pool). Only hang-ups are watched, not readable
 /// data, so a client that pipelines its next request is not taken for gone.
 final class DisconnectWatcher: Sendable {
+    /// A watched socket. The serial tells watches apart when a finished request's identifier and socket number
+    /// are both reused by the next request (a fresh `RequestState` at the same address on a reused descriptor):
+    /// a hang-up seen on the old connection must not be blamed on the new one.
+    private struct Watch: Equatable {
+        var fd: Int32
+        var serial: UInt64
+    }
+
     private struct State {
-        var watched: [ObjectIdentifier: Int32] = [:]
+        var watched: [ObjectIdentifier: Watch] = [:]
+        var nextSerial: UInt64 = 0
         var stopped = false
     }
 
@@ -36,7 +45,10 @@ final class DisconnectWatcher: Sendable {
     /// Watches `fd`, the socket of the request `id`, until `unwatch` or its client goes.
     func watch(_ id: ObjectIdentifier, fd: Int32) {
         guard fd >= 0 else { return }
-        state.withLock { $0.watched[id] = fd }
+        state.withLock { state in
+            state.nextSerial += 1
+            state.watched[id] = Watch(fd: fd, serial: state.nextSerial)
+        }
     }
 
     /// Stops watching `id` (its answer is on its way).
@@ -55,7 +67,7 @@ final class DisconnectWatcher: Sendable {
                 usleep(UInt32(Self.interval) * 1000)
                 continue
             }
-            var fds = entries.map { pollfd(fd: $0.value, events: Self.readHangUp, revents: 0) }
+            var fds = entries.map { pollfd(fd: $0.value.fd, events: Self.readHangUp, revents: 0) }
             guard poll(&fds, nfds_t(fds.count), Self.interval) > 0 else { continue }
             let hangUp = Self.readHangUp | Int16(POLLHUP | POLLERR | POLLNVAL)
             for (index, entry) in entries.enumerated() where fds[index].revents & hangUp != 0 {

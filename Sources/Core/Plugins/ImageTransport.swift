@@ -147,6 +147,8 @@ extension ImageTransport {
     ) async throws -> FetchedData {
         let maxBytes = min(maxBytes, request.limits.maxBytes)
         var data = Data()
+        // A large body of announced length is gathered in a pooled buffer instead (see `PooledBody`).
+        var pooled: PooledBody?
         var metadata = TransportMetadata()
         do {
             for try await event in fetch(request) {
@@ -162,25 +164,39 @@ extension ImageTransport {
                     }
                     progress?(FetchProgress(received: 0, expected: head.expectedLength))
                 case .bytes(let chunk):
-                    chunks?(chunk, data.count)
-                    // A first chunk that is the whole body is kept as it is, not copied into a buffer of its own.
-                    if data.isEmpty, chunk.startIndex == 0, chunk.count == metadata.expectedLength.map(Int.init) {
-                        data = chunk
+                    chunks?(chunk, pooled?.count ?? data.count)
+                    if let body = pooled {
+                        if !body.append(chunk) {
+                            // Longer than announced: on in `Data` (still capped below).
+                            data = body.take()
+                            data.append(chunk)
+                            pooled = nil
+                        }
+                    } else if data.isEmpty, let expected = metadata.expectedLength.map(Int.init) {
+                        if chunk.startIndex == 0, chunk.count == expected {
+                            data = chunk  // the whole body in one chunk: kept as it is, not copied
+                        } else if let body = PooledBody(capacity: expected), body.append(chunk) {
+                            pooled = body
+                        } else {
+                            data.reserveCapacity(expected)
+                            data.append(chunk)
+                        }
                     } else {
-                        if data.isEmpty, let expected = metadata.expectedLength { data.reserveCapacity(Int(expected)) }
                         data.append(chunk)
                     }
-                    if data.count > maxBytes {
+                    let received = pooled?.count ?? data.count
+                    if received > maxBytes {
                         throw ImagoError(
                             .tooLarge, "too large: more than \(maxBytes) bytes", source: request.url.absoluteString)
                     }
-                    progress?(FetchProgress(received: Int64(data.count), expected: metadata.expectedLength))
+                    progress?(FetchProgress(received: Int64(received), expected: metadata.expectedLength))
                 }
             }
         } catch {
             throw ImagoError.wrapping(error, source: request.url.absoluteString)
         }
         try Task.checkCancellation()
+        if let pooled { data = pooled.take() }
         return FetchedData(data: data, metadata: metadata)
     }
 }
