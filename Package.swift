@@ -42,94 +42,178 @@ let colorLibraries: [Target] = [
 ]
 let colorDependencies: [Target.Dependency] = ["ImagoColor"]
 
-var products: [Product] = [
-    .library(name: "Imago", targets: ["Imago"]),
-    .library(name: "ImagoCore", targets: ["ImagoCore"]),
-    .library(name: "ImagoUI", targets: ["ImagoUI"]),
-    .library(name: "ImagoTransports", targets: ["ImagoTransports"]),
-    .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
-    .library(name: "ImagoColor", targets: ["ImagoColor"]),
-    .library(name: "ImagoCaches", targets: ["ImagoCaches"]),
-    .library(name: "ImagoContracts", targets: ["ImagoContracts"]),
-    .executable(name: "imago", targets: ["ImagoCLI"]),
-    .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
-]
-
-var targets: [Target] =
-    cLibraries + colorLibraries + curlLibrary + [
-        .target(name: "ImagoCore", path: "Sources/Core"),
-        // The UI layer (an observable model, phases and transitions), apart from Core as NukeUI is from Nuke.
-        .target(name: "ImagoUI", dependencies: ["ImagoCore"], path: "Sources/UI"),
-        .target(name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Transports"),
-        .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
-        .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
-        // The umbrella: every plugin module and the UI layer, as `import Imago` brought them in 0.1.0.
-        .target(
-            name: "Imago", dependencies: ["ImagoCore", "ImagoUI", "ImagoTransports", "ImagoCodecs", "ImagoCaches"],
-            path: "Sources/Imago"),
-        .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
-        // The CLI plays animations through ImagoUI's player (`imago bench play`); nothing depends on the CLI.
-        .executableTarget(name: "ImagoCLI", dependencies: ["Imago", "ImagoUI"], path: "Sources/CLI"),
-        .executableTarget(
-            name: "ImagoBenchmarks",
-            dependencies: ["Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux"],
-            path: "Sources/Benchmarks"),
-        // Test helpers shared by the test targets (loopback server, corpus location, bundled fixtures); no product.
-        .target(name: "ImagoTestSupport", dependencies: ["ImagoCore"], path: "Tests/Support"),
-        .testTarget(name: "CoreTests", dependencies: ["ImagoCore", "ImagoTestSupport"]),
-        .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoCore", "ImagoTestSupport"]),
-        .testTarget(name: "TransportsTests", dependencies: ["ImagoTransports", "ImagoContracts", "ImagoTestSupport"]),
-        .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
-        .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts", "ImagoTestSupport"]),
-        .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts", "ImagoTestSupport", "CLazyLibrary"]),
-        .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago", "ImagoTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
-    ]
-
 // AVIF, HEIF/HEIC and JPEG XL (issue 14): three plugin modules, each over its own C library and Core, so a user
 // who wants fewer C dependencies depends on the ones they need. The umbrella registers all three. Each also uses
 // ImagoColor for embedded ICC profiles. The headers are found without pkg-config (in /usr/include and the
 // multiarch folder beside it): libavif's and libjxl's .pc files add -DAVIF_DLL / -DHWY_SHARED_DEFINE (export
 // attributes that matter on Windows), which SwiftPM refuses with a warning, and libheif's would link the library.
-let newFormats: [(module: String, folder: String, c: String, pkgConfig: String?, apt: String)] = [
-    ("ImagoAVIF", "AVIF", "CAVIF", nil, "libavif-dev"),
-    ("ImagoHEIF", "HEIF", "CHEIF", nil, "libheif-dev"),
-    ("ImagoJXL", "JXL", "CJXL", nil, "libjxl-dev"),
-]
 //
 // The three libraries are not linked: each C<FORMAT>Loader (written by Scripts/generate-lazy-loaders.py) defines
 // the library's functions and opens it with dlopen on first use, so a program that never decodes these formats
 // does not load their forty-odd shared objects at start (8 of the 20 ms `imago` took to start).
-targets.append(
-    .target(
-        name: "CLazyLibrary", path: "Sources/CLibraries/CLazyLibrary",
-        linkerSettings: [
-            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
-        ]))
-for format in newFormats {
-    products.append(.library(name: format.module, targets: [format.module]))
-    targets += [
-        .systemLibrary(
-            name: format.c, path: "Sources/CLibraries/\(format.c)", pkgConfig: format.pkgConfig,
-            providers: [.apt([format.apt])]),
+let newFormats: [(module: String, folder: String, c: String, apt: String)] = [
+    ("ImagoAVIF", "AVIF", "CAVIF", "libavif-dev"),
+    ("ImagoHEIF", "HEIF", "CHEIF", "libheif-dev"),
+    ("ImagoJXL", "JXL", "CJXL", "libjxl-dev"),
+]
+let newFormatModules: [Target.Dependency] = newFormats.map { .target(name: $0.module) }
+let newFormatLibraries: [Target.Dependency] = newFormats.flatMap {
+    [.target(name: $0.c), .target(name: "\($0.c)Loader")]
+}
+let newFormatTargets: [Target] =
+    [
         .target(
-            name: "\(format.c)Loader", dependencies: ["CLazyLibrary"], path: "Sources/CLibraries/\(format.c)Loader"),
-        .target(
-            name: format.module,
-            dependencies: ["ImagoCore", "ImagoColor", .target(name: format.c), .target(name: "\(format.c)Loader")],
-            path: "Sources/\(format.folder)"),
-        .testTarget(
-            name: "\(format.folder)Tests",
-            dependencies: [.target(name: format.module), "ImagoContracts", "ImagoTestSupport"],
-            resources: [.copy("Fixtures")]),
+            name: "CLazyLibrary", path: "Sources/CLibraries/CLazyLibrary",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+                .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ])
     ]
-}
-for target in targets where target.name == "Imago" || target.name == "ImagoBenchmarks" {
-    target.dependencies += newFormats.map { .target(name: $0.module) }
-}
-for target in targets where target.name == "ImagoBenchmarks" {
-    target.dependencies += newFormats.flatMap { [.target(name: $0.c), .target(name: "\($0.c)Loader")] }
-}
+    + newFormats.flatMap { format -> [Target] in
+        [
+            .systemLibrary(
+                name: format.c, path: "Sources/CLibraries/\(format.c)", providers: [.apt([format.apt])]),
+            .target(
+                name: "\(format.c)Loader", dependencies: ["CLazyLibrary"],
+                path: "Sources/CLibraries/\(format.c)Loader"),
+            .target(
+                name: format.module,
+                dependencies: ["ImagoCore", "ImagoColor", .target(name: format.c), .target(name: "\(format.c)Loader")],
+                path: "Sources/\(format.folder)"),
+            .testTarget(
+                name: "\(format.folder)Tests",
+                dependencies: [.target(name: format.module), "ImagoContracts", "ImagoTestSupport"],
+                resources: [.copy("Fixtures")]),
+        ]
+    }
+
+// The fleet's parts: Redis (issue 15, the data cache and leases over hiredis; no `pkgConfig`: hiredis.pc adds
+// `-D_FILE_OFFSET_BITS=64`, which SwiftPM refuses with a warning, and `<hiredis/hiredis.h>` needs no search path),
+// and S3 (issue 25: the libcurl engine ImagoCurl, shared by the curl transport and ImagoS3, signed by libcurl's
+// SigV4).
+let fleetTargets: [Target] = [
+    .systemLibrary(name: "CHiredis", path: "Sources/CLibraries/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+    .target(name: "ImagoRedis", dependencies: ["ImagoCore", "CHiredis"], path: "Sources/Redis"),
+    .testTarget(
+        name: "RedisTests", dependencies: ["ImagoRedis", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+    .target(name: "ImagoCurl", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Curl"),
+    .target(name: "ImagoS3", dependencies: ["ImagoCore", "ImagoCurl"], path: "Sources/S3"),
+    .testTarget(
+        name: "S3Tests", dependencies: ["ImagoS3", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+]
+
+// `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, libcrypto for
+// HMAC-SHA1 (thumbor's signatures, issue 26), and the ImagoServer module the CLI's `serve` command starts.
+let serverTargets: [Target] = [
+    .systemLibrary(
+        name: "CMicroHTTPD", path: "Sources/CLibraries/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+        providers: [.apt(["libmicrohttpd-dev"])]),
+    .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Sources/CLibraries/CMicroHTTPDShim"),
+    .systemLibrary(
+        name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(
+        name: "ImagoServer", dependencies: ["Imago", "CMicroHTTPD", "CMicroHTTPDShim", "CCrypto"],
+        path: "Sources/Server"),
+    .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
+]
+
+// Media (issue 38): the face detector over OpenCV's cascade classifier, reached through a C++ shim with a C interface
+// (CImagoFaces), and video as a source over FFmpeg's libavformat, libavcodec and libswscale (CImagoVideo). Each shim
+// compiles its library's code only when `__has_include` finds the headers (CImagoFaces through include/opencv2, a
+// link to Debian's /usr/include/opencv4/opencv2) and reaches the library through dlopen/dlsym on first use: the
+// package builds and runs without OpenCV or FFmpeg (the plugin then reports why it cannot run), and a program that
+// never detects or reads a video loads neither. No pkg-config: opencv4.pc would link every OpenCV library.
+let mediaTargets: [Target] = [
+    .target(
+        name: "CImagoFaces", path: "Sources/CLibraries/CImagoFaces",
+        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "ImagoDetect", dependencies: ["ImagoCore", "CImagoFaces"], path: "Sources/Detect"),
+    .testTarget(
+        name: "DetectTests", dependencies: ["ImagoDetect", "Imago", "ImagoContracts", "ImagoTestSupport"],
+        resources: [.copy("Fixtures")]),
+    .target(
+        name: "CImagoVideo", path: "Sources/CLibraries/CImagoVideo",
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("m", .when(platforms: [.linux])),
+        ]),
+    .target(name: "ImagoVideo", dependencies: ["ImagoCore", "CImagoVideo"], path: "Sources/Video"),
+    .testTarget(name: "VideoTests", dependencies: ["ImagoVideo", "Imago", "ImagoContracts", "ImagoTestSupport"]),
+]
+
+// libspng (issue 28): measured against libpng in imago-bench only (`png-spng`); the PNG codec stays on libpng.
+let spng: Target = .systemLibrary(
+    name: "CSPNG", path: "Sources/CLibraries/CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])])
+
+// Every target, each declared once with all its dependencies.
+var targets: [Target] =
+    cLibraries + colorLibraries + curlLibrary + newFormatTargets + fleetTargets + serverTargets + mediaTargets + [spng]
+    + [
+        .target(name: "ImagoCore", path: "Sources/Core"),
+        // The UI layer (an observable model, phases and transitions), apart from Core as NukeUI is from Nuke.
+        .target(name: "ImagoUI", dependencies: ["ImagoCore"], path: "Sources/UI"),
+        .target(
+            name: "ImagoTransports", dependencies: ["ImagoCore", "CCurl", "ImagoCurl"], path: "Sources/Transports"),
+        .target(name: "ImagoCodecs", dependencies: codecDependencies + colorDependencies, path: "Sources/Codecs"),
+        .target(name: "ImagoCaches", dependencies: ["ImagoCore"], path: "Sources/Caches"),
+        // What to render and how it is asked for: the options model, its three URL grammars (Imago's own,
+        // imgproxy's, thumbor's), the processors and render requests it makes, and `ImageInfo`; Core only.
+        .target(name: "ImagoRendering", dependencies: ["ImagoCore"], path: "Sources/Rendering"),
+        // The umbrella: every built-in plugin, registered by its standard registry, and the UI layer, as
+        // `import Imago` brought them in 0.1.0.
+        .target(
+            name: "Imago",
+            dependencies: [
+                "ImagoCore", "ImagoUI", "ImagoTransports", "ImagoCodecs", "ImagoCaches", "ImagoRendering", "ImagoRedis",
+                "ImagoS3", "ImagoDetect", "ImagoVideo",
+            ] + newFormatModules,
+            path: "Sources/Imago"),
+        .target(name: "ImagoContracts", dependencies: ["ImagoCore"], path: "Sources/Contracts"),
+        // The CLI plays animations through ImagoUI's player (`imago bench play`) and starts `imago serve`; nothing
+        // depends on the CLI.
+        .executableTarget(name: "ImagoCLI", dependencies: ["Imago", "ImagoUI", "ImagoServer"], path: "Sources/CLI"),
+        // The benchmarks compare with the C libraries called directly (hiredis, libspng and the new formats'
+        // included), and time the server (issue 28).
+        .executableTarget(
+            name: "ImagoBenchmarks",
+            dependencies: [
+                "Imago", "CImagoShim", "CPNG", "CJPEG", "CGIF", "CWebP", "CWebPDemux", "CHiredis", "ImagoTestSupport",
+                "ImagoServer", "CSPNG",
+            ] + newFormatModules + newFormatLibraries,
+            path: "Sources/Benchmarks"),
+        // Test helpers shared by the test targets (loopback server, corpus location, bundled fixtures); no product.
+        .target(name: "ImagoTestSupport", dependencies: ["ImagoCore"], path: "Tests/Support"),
+        .testTarget(name: "CoreTests", dependencies: ["ImagoCore", "ImagoTestSupport"]),
+        .testTarget(name: "UITests", dependencies: ["ImagoUI", "ImagoCore", "ImagoTestSupport"]),
+        .testTarget(
+            name: "TransportsTests",
+            dependencies: ["ImagoTransports", "ImagoCurl", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["ImagoCodecs", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "CachesTests", dependencies: ["ImagoCaches", "ImagoContracts", "ImagoTestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["ImagoRendering", "ImagoTestSupport"]),
+        .testTarget(name: "ImagoTests", dependencies: ["Imago", "ImagoContracts", "ImagoTestSupport", "CLazyLibrary"]),
+        .testTarget(name: "ContractsTests", dependencies: ["ImagoContracts", "Imago", "ImagoTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Imago", "ImagoTestSupport"]),
+    ]
+
+var products: [Product] =
+    [
+        .library(name: "Imago", targets: ["Imago"]),
+        .library(name: "ImagoCore", targets: ["ImagoCore"]),
+        .library(name: "ImagoUI", targets: ["ImagoUI"]),
+        .library(name: "ImagoTransports", targets: ["ImagoTransports"]),
+        .library(name: "ImagoCodecs", targets: ["ImagoCodecs"]),
+        .library(name: "ImagoColor", targets: ["ImagoColor"]),
+        .library(name: "ImagoCaches", targets: ["ImagoCaches"]),
+        .library(name: "ImagoRendering", targets: ["ImagoRendering"]),
+        .library(name: "ImagoContracts", targets: ["ImagoContracts"]),
+        .executable(name: "imago", targets: ["ImagoCLI"]),
+        .executable(name: "imago-bench", targets: ["ImagoBenchmarks"]),
+    ] + newFormats.map { .library(name: $0.module, targets: [$0.module]) }
+    + [
+        .library(name: "ImagoRedis", targets: ["ImagoRedis"]), .library(name: "ImagoS3", targets: ["ImagoS3"]),
+        .library(name: "ImagoServer", targets: ["ImagoServer"]),
+        .library(name: "ImagoDetect", targets: ["ImagoDetect"]), .library(name: "ImagoVideo", targets: ["ImagoVideo"]),
+    ]
 
 // libFuzzer targets have no `main`, so they join the package only when asked: IMAGO_FUZZ=1 (see Scripts/fuzz.sh).
 if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
@@ -159,92 +243,6 @@ if ProcessInfo.processInfo.environment["IMAGO_FUZZ"] != nil {
                 path: "Fuzz/\(name)"))
     }
 }
-
-// Redis data cache (issue 15): ImagoRedis over hiredis; depends on Core only. No `pkgConfig`: hiredis.pc adds
-// `-D_FILE_OFFSET_BITS=64`, which SwiftPM refuses with a warning, and `<hiredis/hiredis.h>` needs no search path.
-products.append(.library(name: "ImagoRedis", targets: ["ImagoRedis"]))
-targets.append(contentsOf: [
-    .systemLibrary(
-        name: "CHiredis", path: "Sources/CLibraries/CHiredis", providers: [.apt(["libhiredis-dev"])]),
-    .target(name: "ImagoRedis", dependencies: ["ImagoCore", "CHiredis"], path: "Sources/Redis"),
-    .testTarget(
-        name: "RedisTests",
-        dependencies: ["ImagoRedis", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
-])
-// The umbrella registers the `redis` data cache; the benchmark compares it with hiredis called directly, against a
-// redis-server child (started with the tests' helper).
-targets.first { $0.name == "Imago" }?.dependencies.append("ImagoRedis")
-// S3 (issue 25): the libcurl engine (multi handle, transfers, event queue) is the support module ImagoCurl, shared
-// by the curl transport and the ImagoS3 plugin (the `s3` transport and data cache, signed by libcurl's SigV4).
-products.append(.library(name: "ImagoS3", targets: ["ImagoS3"]))
-targets.append(contentsOf: [
-    .target(name: "ImagoCurl", dependencies: ["ImagoCore", "CCurl"], path: "Sources/Curl"),
-    .target(name: "ImagoS3", dependencies: ["ImagoCore", "ImagoCurl"], path: "Sources/S3"),
-    .testTarget(
-        name: "S3Tests",
-        dependencies: ["ImagoS3", "ImagoCaches", "Imago", "ImagoContracts", "ImagoTestSupport"]),
-])
-targets.first { $0.name == "ImagoTransports" }?.dependencies.append("ImagoCurl")
-targets.first { $0.name == "TransportsTests" }?.dependencies.append("ImagoCurl")
-targets.first { $0.name == "Imago" }?.dependencies.append("ImagoS3")
-// libspng (issue 28): measured against libpng in imago-bench only (`png-spng`); the PNG codec stays on libpng.
-targets.append(
-    .systemLibrary(
-        name: "CSPNG", path: "Sources/CLibraries/CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]))
-targets.first { $0.name == "ImagoBenchmarks" }?.dependencies += [
-    "CHiredis", "ImagoTestSupport", "ImagoServer", "CSPNG",
-]
-// `imago serve`'s HTTP server (issue 16): libmicrohttpd, a C shim for its variadic start call, and the ImagoServer
-// module (routing, options, signing, source policy, result cache, metrics) the CLI's `serve` command starts.
-products.append(.library(name: "ImagoServer", targets: ["ImagoServer"]))
-targets += [
-    .systemLibrary(
-        name: "CMicroHTTPD", path: "Sources/CLibraries/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-        providers: [.apt(["libmicrohttpd-dev"])]),
-    .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Sources/CLibraries/CMicroHTTPDShim"),
-    // libcrypto for HMAC-SHA1, the signatures of thumbor's URL dialect (issue 26).
-    .systemLibrary(
-        name: "CCrypto", path: "Sources/CLibraries/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(
-        name: "ImagoServer", dependencies: ["Imago", "CMicroHTTPD", "CMicroHTTPDShim", "CCrypto"],
-        path: "Sources/Server"
-    ),
-    .testTarget(name: "ServerTests", dependencies: ["ImagoServer", "ImagoTestSupport"]),
-]
-if let cli = targets.firstIndex(where: { $0.name == "ImagoCLI" }) { targets[cli].dependencies.append("ImagoServer") }
-
-// Detectors (issue 38): the face detector over OpenCV's cascade classifier, reached through a C++ shim with a C
-// interface (CImagoFaces). The shim includes OpenCV's headers through include/opencv2, a link to Debian's
-// /usr/include/opencv4/opencv2, only when `__has_include` finds them, and calls OpenCV through pointers dlsym gives on
-// first use: the package builds without OpenCV installed (the detector then reports why it cannot run), and a
-// program that never detects does not load OpenCV's twenty-odd shared objects. No pkg-config: opencv4.pc would link
-// every OpenCV library.
-products.append(.library(name: "ImagoDetect", targets: ["ImagoDetect"]))
-targets += [
-    .target(
-        name: "CImagoFaces", path: "Sources/CLibraries/CImagoFaces",
-        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-    .target(name: "ImagoDetect", dependencies: ["ImagoCore", "CImagoFaces"], path: "Sources/Detect"),
-    .testTarget(
-        name: "DetectTests", dependencies: ["ImagoDetect", "Imago", "ImagoContracts", "ImagoTestSupport"],
-        resources: [.copy("Fixtures")]),
-]
-targets.first { $0.name == "Imago" }?.dependencies.append("ImagoDetect")
-
-// Video as a source (issue 38): ImagoVideo over FFmpeg's libavformat, libavcodec and libswscale, reached through the C
-// shim CImagoVideo, which compiles its FFmpeg code only when `__has_include` finds the headers (in Debian's default
-// include path) and opens the libraries with dlopen on first use: the package builds and runs without FFmpeg.
-products.append(.library(name: "ImagoVideo", targets: ["ImagoVideo"]))
-targets += [
-    .target(
-        name: "CImagoVideo", path: "Sources/CLibraries/CImagoVideo",
-        linkerSettings: [
-            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("m", .when(platforms: [.linux])),
-        ]),
-    .target(name: "ImagoVideo", dependencies: ["ImagoCore", "CImagoVideo"], path: "Sources/Video"),
-    .testTarget(name: "VideoTests", dependencies: ["ImagoVideo", "Imago", "ImagoContracts", "ImagoTestSupport"]),
-]
-targets.first { $0.name == "Imago" }?.dependencies.append("ImagoVideo")
 
 let package = Package(
     name: "Imago",

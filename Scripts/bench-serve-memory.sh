@@ -27,8 +27,9 @@ if [ ! -f "$work/photos/photo-3.jpg" ]; then
     rm -f "$work"/*.v
 fi
 
-swift build -c release --product imago >/dev/null
-imago=.build/release/imago
+# IMAGO_BIN runs another build (a baseline, for "no worse than before" in the same run).
+if [ -z "${IMAGO_BIN:-}" ]; then swift build -c release --product imago >/dev/null; fi
+imago=${IMAGO_BIN:-.build/release/imago}
 
 # Each request: one of the four photos at a width from 100 to 4000 (a fixed pseudo-random walk per thread).
 cat >"$work/widths.lua" <<'EOF'

@@ -53,8 +53,9 @@ if [ ! -x "$work/thumbor/bin/thumbor" ]; then
     "$work/thumbor/bin/pip" install -q thumbor
 fi
 
-swift build -c release --product imago >/dev/null
-imago=.build/release/imago
+# IMAGO_BIN runs another build (a baseline, for "no worse than before" in the same run).
+if [ -z "${IMAGO_BIN:-}" ]; then swift build -c release --product imago >/dev/null; fi
+imago=${IMAGO_BIN:-.build/release/imago}
 
 # wrk: each thread walks the photos from its own offset, so identical requests are rarely in flight together;
 # prints p50/p95/p99 in ms, requests/s and every kind of error.

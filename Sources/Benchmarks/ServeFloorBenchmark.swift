@@ -97,7 +97,7 @@ enum ServeFloorBenchmark {
     ) throws -> Case {
         let data = try Data(contentsOf: url)
         let encoder = loader.registry.encoder(for: format)!
-        // The loader request ImageRenderer makes for `w=512`: a fit into 512 x maxOutputSide, decoded reduced for
+        // The loader request the server renders for `w=512`: a fit into 512 x maxOutputSide, decoded reduced for
         // a 512 px square both sides must cover.
         var decode = DecodeOptions()
         decode.frames = encoder.supportsAnimation ? .all : .first

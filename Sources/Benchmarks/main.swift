@@ -27,6 +27,11 @@ let cases: [() throws -> BenchmarkCase] = [
     CacheTierBenchmark.networkFetch,
 ]
 
+// `imago-bench encoder-memory [FORMAT…]`: each encoder's peak memory per output megapixel (issue 33).
+if CommandLine.arguments.dropFirst().first == "encoder-memory" {
+    try EncoderMemoryBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 // `imago-bench faces FOLDER` and `imago-bench video FILE` (issue 38): face crops and detection CPU, video posters and
 // previews (CPU time and peak memory).
 if CommandLine.arguments.dropFirst().first == "faces" {

@@ -3,6 +3,7 @@
 @_exported import ImagoCore
 @_exported import ImagoDetect
 @_exported import ImagoRedis
+@_exported import ImagoRendering
 @_exported import ImagoS3
 @_exported import ImagoTransports
 @_exported import ImagoUI

@@ -92,6 +92,9 @@ final class HTTPDaemon: Sendable {
     /// Requests waiting for their answer now.
     var unanswered: Int { pending.withLock { $0.unanswered } }
 
+    /// Whether the daemon stopped accepting connections (it drains).
+    var isDraining: Bool { pending.withLock { $0.draining } }
+
     /// Stops accepting connections; those open are still served, with `Connection: close`.
     func stopAccepting() {
         let first = pending.withLock { pending in
@@ -124,7 +127,8 @@ final class HTTPDaemon: Sendable {
         for waiting in late {
             waiting.task?.cancel()
             waiting.state.inner.withLock {
-                $0.response = HTTPResponse(failure: ServeFailure(503, "shutting down", retryAfter: 1))
+                $0.response = HTTPResponse(
+                    failure: ServeFailure(answering: RequestError(.shuttingDown, "shutting down")))
             }
             MHD_resume_connection(waiting.connection.pointer)
         }
@@ -151,13 +155,16 @@ final class HTTPDaemon: Sendable {
             guard !pending.stopped, let waiting = pending.waiting.removeValue(forKey: id) else { return }
             waiting.task?.cancel()
             waiting.state.inner.withLock {
-                $0.response = HTTPResponse(failure: ServeFailure(499, "the client closed the connection"))
+                $0.response = HTTPResponse(failure: Self.clientLeft)
             }
             MHD_resume_connection(waiting.connection.pointer)
         }
     }
 
     deinit { stop() }
+
+    /// The answer logged for a client that left (nginx's 499).
+    static let clientLeft = ServeFailure(answering: RequestError(.clientLeft, "the client closed the connection"))
 
     // MARK: MHD's callbacks
 
@@ -212,7 +219,7 @@ final class HTTPDaemon: Sendable {
         disconnects.withLock { $0?.unwatch(ObjectIdentifier(state)) }
         guard let request = state.inner.withLock({ $0.request }) else { return }
         logger(
-            request, HTTPResponse(failure: ServeFailure(499, "the client closed the connection")),
+            request, HTTPResponse(failure: Self.clientLeft),
             request.start.duration(to: .now).seconds)
     }
 

@@ -3,7 +3,8 @@ import Imago
 import Synchronization
 
 /// An image service over HTTP: `GET|HEAD /{signature}/{options}/{source}` answers the source resized and
-/// re-encoded, `/health` and `/metrics` serve operators. See Docs/Server.md for the contract.
+/// re-encoded, `/info/…` reports on it, `/health` and `/metrics` serve operators. See Docs/Server.md for the
+/// contract; the handler chain every request goes through is `ImageServer+Chain.swift`.
 ///
 /// ```swift
 /// var settings = ServeSettings()
@@ -15,19 +16,22 @@ import Synchronization
 public final class ImageServer: Sendable {
     /// The `serve` settings in force.
     public let settings: ServeSettings
-    /// The loader that fetches and decodes sources.
+    /// The loader that fetches, decodes and renders sources: the server's only one.
     public let loader: ImageLoader
     /// Requests answered from memory: a cache of finished responses.
     let results: ResultCache
     let metrics = ServerMetrics()
-    let signer: URLSigner
     let dialects: DialectRouter
-    private let policy: SourcePolicy
-    let renderer: ImageRenderer
+    let policy: SourcePolicy
     /// String presets of the configuration's `processing` section, for `pr`.
     let presets: [String: String]
     let gate: AdmissionGate
-    let inflight = InFlightRenders<RenderedImage>()
+    /// Identical requests in flight share one render (the package's one coalescer), the fleet's lease around it.
+    let renders = TaskCoalescer<ResultKey, RenderedImage>()
+    /// Keys whose render holds a processing slot now: a request waiting for one of them has begun (504, not 503).
+    let rendering = Mutex<Set<ResultKey>>([])
+    /// The operator's watermark and fallback image, loaded at start.
+    let trusted: TrustedSources
     /// The fleet's leases and the finished responses it shares (`serve.fleet`, `serve.resultStore`).
     let fleet: ServeFleet
     let resultStore: ResultStore?
@@ -40,7 +44,8 @@ public final class ImageServer: Sendable {
     /// Starts serving with `loader` (use `ImageServer.loader(configuration:settings:)` for one that obeys the
     /// settings' limits) on `settings.listen`, or on `listen` when given. `accessLog` receives one entry per
     /// request; `fleet` (by default the one `settings.fleet` describes) shares renders with other processes.
-    /// Throws when the address cannot be bound or `settings.resultStore` cannot be built.
+    /// Throws when the address cannot be bound, `settings.resultStore` cannot be built, or the watermark or the
+    /// fallback image cannot be loaded (the error names the key).
     public init(
         settings: ServeSettings, loader: ImageLoader, listen: ListenAddress? = nil,
         accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, fleet: ServeFleet? = nil
@@ -52,11 +57,10 @@ public final class ImageServer: Sendable {
         self.resultStore = try settings.resultStore.map { spec in
             ResultStore(cache: try loader.registry.makeDataCache(spec, path: "serve.resultStore"), fleet: fleet)
         }
+        self.trusted = try TrustedSources(settings: settings, registry: loader.registry, limits: loader.settings.limits)
         self.results = ResultCache(capacity: settings.resultCacheBytes)
-        self.signer = URLSigner(keys: settings.signingKeys)
-        self.dialects = DialectRouter(settings: settings.dialects)
+        self.dialects = DialectRouter(settings: settings.dialects, signer: URLSigner(keys: settings.signingKeys))
         self.policy = SourcePolicy(settings: settings)
-        self.renderer = ImageRenderer(loader: loader, settings: settings, trusted: TrustedSources(loader: loader))
         self.presets = loader.registry.presets.compactMapValues { processors in
             processors.count == 1 ? (processors[0] as? OptionsProcessor)?.text : nil
         }
@@ -75,7 +79,9 @@ public final class ImageServer: Sendable {
         let daemon = try HTTPDaemon(
             address: address, threads: max(1, cores), connectionLimit: 4096, idleTimeout: 30, memoryLimit: 128 * 1024,
             handler: { [weak self] request in
-                self?.answer(request) ?? .now(HTTPResponse(failure: ServeFailure(503, "shutting down")))
+                self?.answer(request)
+                    ?? .now(
+                        HTTPResponse(failure: ServeFailure(answering: RequestError(.shuttingDown, "shutting down"))))
             },
             logger: { [weak self] request, response, seconds in self?.log(request, response, seconds: seconds) })
         daemonBox.set(daemon)
@@ -106,134 +112,13 @@ public final class ImageServer: Sendable {
     /// Stops at once, closing every connection.
     public func stop() { daemonBox.daemon?.stop() }
 
-    // MARK: Answering
-
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            var response = HTTPResponse(failure: ServeFailure(405, "only GET and HEAD are served"))
-            response.headers.append(("Allow", "GET, HEAD"))
-            return .now(response)
-        }
-        guard request.target.utf8.count <= Self.maxTargetBytes else {
-            return .now(HTTPResponse(failure: ServeFailure(414, "the path is over \(Self.maxTargetBytes) bytes")))
-        }
-        switch request.path {
-        case "/health": return .now(.text("ok"))
-        case "/metrics":
-            let text = metrics.text(loader: loader.statistics, resultCacheBytes: results.bytes, fleet: fleet)
-            return .now(.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8"))
-        default: break
-        }
-        if request.path.hasPrefix("/info/") { return answerInfo(request) }
-        do {
-            let job = try imageJob(for: request)
-            if let hit = results.image(for: job.key) {
-                metrics.recordResultHit()
-                return .now(imageResponse(hit, to: request, varies: job.varies, cache: "result"))
-            }
-            return .later { await self.render(job, for: request) }
-        } catch let failure as ServeFailure {
-            return .now(HTTPResponse(failure: failure))
-        } catch {
-            return .now(HTTPResponse(failure: ServeFailure(500, String(describing: error))))
-        }
-    }
-
-    /// What an image request asks for, checked: signature, options, source policy, negotiated format.
-    struct ImageJob: Sendable {
-        var url: URL
-        var options: ImageOptions
-        var format: ImageFormat?
-        var varies: Bool
-        var key: String
-    }
-
-    func imageJob(for request: HTTPRequest, target: Substring? = nil) throws -> ImageJob {
-        // Imago's own grammar or a dialect's (by path prefix) gives the source and options; the rest is shared.
-        let (source, options) = try requestedImage(target ?? Substring(request.target), time: request.time)
-        // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
-        let url: URL
-        do {
-            url = try policy.check(ImagePath.sourceURL(source))
-        } catch let failure as ServeFailure {
-            throw failure
-        } catch {
-            throw ServeFailure(ImagoError.wrapping(error, source: source))
-        }
-        var format: ImageFormat?
-        switch options.format {
-        case .format(let named): format = named
-        case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
-        case nil: format = nil
-        }
-        let encoding = renderer.encodeOptions(for: options, format: format).cacheKeyComponent
-        let key = "\(options.canonical)|\(encoding)|\(format?.rawValue ?? "-")|\(url.absoluteString)"
-        return ImageJob(url: url, options: options, format: format, varies: options.format == .auto, key: key)
-    }
-
-    private func render(_ job: ImageJob, for request: HTTPRequest) async -> HTTPResponse {
-        metrics.enter()
-        defer { metrics.leave() }
-        do {
-            let (image, shared) = try await inflight.value(for: job.key) { [self] in
-                do {
-                    return try await renderOnce(job)
-                } catch {
-                    let failure = (error as? ServeFailure) ?? ServeFailure(ImagoError.wrapping(error))
-                    // A fallback replaces a source that failed; it is not kept in the result cache.
-                    guard let fallback = settings.fallbackImage, ServeSettings.fallbackStatuses.contains(failure.status)
-                    else { throw failure }
-                    return try await gate.withSlot {
-                        try await renderer.renderFallback(fallback, options: job.options, format: job.format)
-                    }
-                }
-            }
-            if shared { metrics.recordCoalesced() }
-            return imageResponse(image, to: request, varies: job.varies, cache: image.sourceOrigin)
-        } catch let failure as ServeFailure {
-            if failure.status == 503 { metrics.recordShed() }
-            return HTTPResponse(failure: failure)
-        } catch {
-            return HTTPResponse(failure: ServeFailure(ImagoError.wrapping(error)))
-        }
-    }
-
-    /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
-    /// `If-Modified-Since` is not before the source's `Last-Modified`.
-    func imageResponse(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
-        var headers = [
-            ("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)"),
-        ]
-        if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
-        if varies { headers.append(("Vary", "Accept")) }
-        if image.status == 200, Self.notModified(image, request) {
-            return HTTPResponse(status: 304, headers: headers, cache: cache)
-        }
-        headers.insert(("Content-Type", image.contentType), at: 0)
-        return HTTPResponse(status: image.status, headers: headers, body: image.body, cache: cache)
-    }
-
-    /// `If-None-Match` when present (RFC 9110 §13.2.2), else `If-Modified-Since` against `Last-Modified`.
-    static func notModified(_ image: RenderedImage, _ request: HTTPRequest) -> Bool {
-        if let condition = request.ifNoneMatch { return matches(condition, etag: image.etag) }
-        guard let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
-            let modified = image.lastModified.flatMap(HTTPDate.parse)
-        else { return false }
-        return modified <= since
-    }
-
-    /// `If-None-Match` (a list, `*`, weak tags compared weakly as RFC 9110 says) against `etag`.
-    static func matches(_ condition: String, etag: String) -> Bool {
-        condition.split(separator: ",").contains { item in
-            var tag = item.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
-    }
+    /// Whether the server is stopping (draining after SIGTERM): `/health` then answers 503, so a balancer takes the
+    /// instance out.
+    var isDraining: Bool { daemonBox.daemon?.isDraining ?? true }
 
     private func log(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
         metrics.recordRequest(status: response.status, seconds: seconds)
+        if response.status == HTTPDaemon.clientLeft.status { metrics.recordDisconnect() }
         guard let accessLog else { return }
         let bytes = request.method == "HEAD" || response.status == 304 ? 0 : response.body.count
         accessLog(

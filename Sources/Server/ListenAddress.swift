@@ -24,7 +24,13 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         } else if host == "localhost" {
             host = "127.0.0.1"
         } else {
-            guard host.split(separator: ".").count == 4, AddressClassifier.ipv4Bytes(host) != nil else { throw invalid }
+            guard host.split(separator: ".").count == 4, AddressClassifier.ipv4Bytes(host) != nil else {
+                // A name (or anything else that is no address): the port was fine, the host is what is wrong.
+                throw ConfigReader.error(
+                    path,
+                    "\"\(host)\" is not a numeric address: write an IPv4 address, [IPv6] or localhost (names are "
+                        + "not resolved), for example \(example)")
+            }
         }
         self.host = host
         self.port = port

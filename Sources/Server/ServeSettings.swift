@@ -24,6 +24,9 @@ public struct ServeSettings: Sendable, Hashable {
     public var maxOutputSide = 8192
     /// Seconds a source fetch may take (504 beyond).
     public var sourceTimeout: Double = 10
+    /// Seconds a whole request may take from its request line: the wait for a slot, for the fleet, the fetch, the
+    /// render and the encode (503 when it runs out while the request still waits, 504 after its work began).
+    public var requestTimeout: Double = 30
     /// Requests processed at once.
     public var maxConcurrentRequests = ProcessInfo.processInfo.activeProcessorCount * 2
     /// Requests waiting for a processing slot; beyond this: 503 with `Retry-After`.
@@ -85,6 +88,7 @@ public struct ServeSettings: Sendable, Hashable {
         maxSourcePixels = try reader.int("maxSourcePixels", default: maxSourcePixels, in: 1...1_000_000_000)
         maxOutputSide = try reader.int("maxOutputSide", default: maxOutputSide, in: 1...65_535)
         sourceTimeout = try reader.double("sourceTimeout", default: sourceTimeout, in: 0.001...3600)
+        requestTimeout = try reader.double("requestTimeout", default: requestTimeout, in: 0.001...3600)
         maxConcurrentRequests = try reader.int(
             "maxConcurrentRequests", default: maxConcurrentRequests, in: 1...4096)
         maxQueuedRequests = try reader.int("maxQueuedRequests", default: maxQueuedRequests, in: 0...1_000_000)
@@ -121,6 +125,7 @@ public struct ServeSettings: Sendable, Hashable {
             "maxSourcePixels": .number(Double(maxSourcePixels)),
             "maxOutputSide": .number(Double(maxOutputSide)),
             "sourceTimeout": .number(sourceTimeout),
+            "requestTimeout": .number(requestTimeout),
             "maxConcurrentRequests": .number(Double(maxConcurrentRequests)),
             "maxQueuedRequests": .number(Double(maxQueuedRequests)),
             "cacheMaxAge": .number(Double(cacheMaxAge)),

@@ -14,6 +14,7 @@ final class ServerMetrics: Sendable {
         var resultHits = 0
         var coalesced = 0
         var shed = 0
+        var disconnects = 0
         var renders = 0
         var storeHits = 0
     }
@@ -34,6 +35,7 @@ final class ServerMetrics: Sendable {
     func recordResultHit() { state.withLock { $0.resultHits += 1 } }
     func recordCoalesced() { state.withLock { $0.coalesced += 1 } }
     func recordShed() { state.withLock { $0.shed += 1 } }
+    func recordDisconnect() { state.withLock { $0.disconnects += 1 } }
     func recordRender() { state.withLock { $0.renders += 1 } }
     func recordStoreHit() { state.withLock { $0.storeHits += 1 } }
     func enter() { inflight.wrappingAdd(1, ordering: .relaxed) }
@@ -78,6 +80,10 @@ final class ServerMetrics: Sendable {
         lines.append("imago_coalesced_requests_total \(snapshot.coalesced)")
         family("imago_shed_requests_total", "counter", "Requests refused with 503 because the queue was full.")
         lines.append("imago_shed_requests_total \(snapshot.shed)")
+        family(
+            "imago_client_disconnects_total", "counter",
+            "Requests whose client closed its connection before the answer.")
+        lines.append("imago_client_disconnects_total \(snapshot.disconnects)")
         family("imago_decodes_total", "counter", "Images decoded by the loader.")
         lines.append("imago_decodes_total \(loader.decodes)")
         family("imago_result_cache_bytes", "gauge", "Bytes held by the result cache.")

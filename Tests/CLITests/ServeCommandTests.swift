@@ -108,11 +108,21 @@ import Testing
     /// A malformed `--listen` is a bad flag value: exit 2 with the usage, as the CLI contract says (a bare port too:
     /// loopback or every interface would be a guess).
     @Test func aMalformedListenExits2WithTheUsage() async throws {
-        for value in ["8099", "localhost", "127.0.0.1:99999", "127.0.0.1:http", "example.com:80"] {
+        for value in ["8099", "localhost", "127.0.0.1:99999", "127.0.0.1:http"] {
             let result = try await ImagoTool.run(["serve", "--listen", value], timeout: 30)
             #expect(result.status == 2, "\(value): \(result.stderr)")
             #expect(result.errorLines.first?.hasPrefix("imago serve: --listen: \"\(value)\" is not HOST:PORT") == true)
             #expect(result.stderr.contains("usage: imago serve"), "\(value): \(result.stderr)")
+        }
+        // A name with a good port: the host is what is wrong, and the message says so (it said "not HOST:PORT").
+        for value in ["example.com:80", "example.invalid:18099"] {
+            let result = try await ImagoTool.run(["serve", "--listen", value], timeout: 30)
+            let host = value.split(separator: ":")[0]
+            #expect(result.status == 2, "\(value): \(result.stderr)")
+            #expect(
+                result.errorLines.first?.hasPrefix("imago serve: --listen: \"\(host)\" is not a numeric address")
+                    == true, "\(result.stderr)")
+            #expect(result.stderr.contains("names are not resolved") && !result.stderr.contains("is not HOST:PORT"))
         }
         let bare = try await ImagoTool.run(["serve", "--listen", "8099"], timeout: 30)
         #expect(bare.stderr.contains("(for example 127.0.0.1:8099)"), "\(bare.stderr)")
@@ -147,7 +157,8 @@ import Testing
         #expect(
             Set(serve.keys) == [
                 "listen", "signingKeys", "allowedSources", "allowPrivateAddresses", "maxSourceBytes", "maxSourcePixels",
-                "maxOutputSide", "sourceTimeout", "maxConcurrentRequests", "maxQueuedRequests", "cacheMaxAge",
+                "maxOutputSide", "sourceTimeout", "requestTimeout", "maxConcurrentRequests", "maxQueuedRequests",
+                "cacheMaxAge",
                 "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
                 "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects", "resultStore",
                 "fleet",

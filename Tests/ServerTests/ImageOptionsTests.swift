@@ -7,12 +7,14 @@ import Testing
         try ImageOptions(parsing: Substring(text), maxOutputSide: maxOutputSide)
     }
 
+    /// The answer the server gives a bad options segment: the edge's status for the typed error.
     func failure(_ text: String) -> ServeFailure? {
         do {
             _ = try parse(text)
             return nil
         } catch {
-            return error as? ServeFailure
+            #expect(error is OptionError, "\(text): \(error)")
+            return ServeFailure(answering: error)
         }
     }
 
@@ -71,8 +73,8 @@ import Testing
 
     @Test func maxOutputSideBoundsSidesAfterDPR() throws {
         #expect(try parse("w=100", maxOutputSide: 100).outputWidth == 100)
-        #expect(throws: ServeFailure.self) { try parse("w=101", maxOutputSide: 100) }
-        #expect(throws: ServeFailure.self) { try parse("h=60,dpr=2", maxOutputSide: 100) }
+        #expect(throws: OptionError.self) { try parse("w=101", maxOutputSide: 100) }
+        #expect(throws: OptionError.self) { try parse("h=60,dpr=2", maxOutputSide: 100) }
     }
 }
 
@@ -108,7 +110,7 @@ import Testing
             "gray=2", "bright=101", "bright=-0", "bright=+5", "bright=05", "contrast=-101", "round=0", "round=1:2:3:4",
             "round=5:5:red", "crop=0:10:c", "crop=10:10:up", "crop=1.5:10:c",
         ] {
-            #expect(throws: ServeFailure.self, "\(bad)") { try parse(bad) }
+            #expect(throws: OptionError.self, "\(bad)") { try parse(bad) }
         }
     }
 }

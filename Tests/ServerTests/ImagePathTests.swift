@@ -37,7 +37,10 @@ import Testing
             "/unsafe/-/" + Base64URL.encode(Array("http://a/\n".utf8)),
         ]
         for text in bad {
-            #expect(throws: ServeFailure.self, "\(text.debugDescription)") { try ImagePath(parsing: Substring(text)) }
+            let error = #expect(throws: RequestError.self, "\(text.debugDescription)") {
+                try ImagePath(parsing: Substring(text))
+            }
+            #expect(error?.kind == .malformedPath && error.map { ServeFailure(answering: $0).status } == 400)
         }
     }
 }

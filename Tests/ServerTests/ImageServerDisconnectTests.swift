@@ -38,6 +38,10 @@ extension ServerIntegrationTests {
             let entries = abandoned()
             #expect(entries.count == targets.count, "\(fixture.log.map(\.line))")
             #expect(entries.allSatisfy { $0.milliseconds < 3000 }, "\(entries.map(\.milliseconds))")
+            // Clients that left are counted on their own, not as requests shed for want of room.
+            let metrics = try await fixture.get("/metrics").text
+            #expect(metrics.contains("imago_client_disconnects_total 4"), "\(metrics)")
+            #expect(metrics.contains("imago_shed_requests_total 0"), "\(metrics)")
             // Nothing is in flight, so SIGTERM exits at once although the grace is 10 s.
             let exit = fixture.process.terminate(timeout: 15)
             #expect(exit.map { $0 < 3 } == true, "exit took \(String(describing: exit)) s")

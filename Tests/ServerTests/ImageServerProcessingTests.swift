@@ -58,6 +58,10 @@ extension ServerIntegrationTests {
             #expect(clamped.width == 10 && clamped.height == 10)
             let outside = try await fixture.get(fixture.path("crop=400:0:10:10", origin: "img/big.png"))
             #expect(outside.status == 400)
+            // Named as written, not by the processor's identifier (`crop(400,0,10x10,clamp)`).
+            #expect(outside.text.contains("option \"crop=400:0:10:10\"") && !outside.text.contains("crop("))
+            let extended = try await fixture.get(fixture.path("w=100,ext=1", origin: "img/big.png"))
+            #expect(extended.status == 400 && extended.text.contains("\"ext=1\""), "\(extended.text)")
         }
 
         @Test func smartGravityKeepsTheSalientObject() async throws {

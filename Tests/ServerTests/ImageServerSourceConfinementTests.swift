@@ -21,6 +21,10 @@ extension ServerIntegrationTests {
                     at: folder.appendingPathComponent("photo.jpg"), to: folder.appendingPathComponent("secret.jpg"))
                 try? manager.createSymbolicLink(
                     atPath: publicFolder.appendingPathComponent("link.jpg").path, withDestinationPath: "../secret.jpg")
+                // A link out of the folder to nothing: the same 403 as one to something.
+                try? manager.createSymbolicLink(
+                    atPath: publicFolder.appendingPathComponent("dangling.jpg").path, withDestinationPath: "../gone.jpg"
+                )
                 settings.allowedSources = ["file://\(folder.path)/public/"]
             }
         }
@@ -39,7 +43,7 @@ extension ServerIntegrationTests {
             for escape in [
                 "../secret.jpg", "%2e%2e/secret.jpg", "%2E%2e/secret.jpg", ".%2e/secret.jpg", "./../secret.jpg",
                 "link.jpg", "../../../../../../etc/passwd", "../missing.jpg", "../../../../../../no/such/file",
-                "%2e%2e%2fsecret.jpg",
+                "%2e%2e%2fsecret.jpg", "dangling.jpg",
             ] {
                 // Every escape is the same 403: no 404/415 oracle for what lies outside.
                 #expect(try await status(root + escape) == 403, "\(escape)")
@@ -48,6 +52,20 @@ extension ServerIntegrationTests {
             // A raw `..` in the request target (curl --path-as-is) is decoded and normalised the same way.
             let raw = try await fixture.get("/unsafe/w=50/plain/\(root)../secret.jpg")
             #expect(raw.status == 403, "\(raw.text)")
+            // A file: source names no host: localhost is this machine (the same file, the same answer), another
+            // host is refused instead of served as a second spelling of the same file.
+            func resultHits() async throws -> String? {
+                try await fixture.get("/metrics").text.split(separator: "\n")
+                    .first { $0.hasPrefix("imago_cache_hits_total{cache=\"result\"}") }.map(String.init)
+            }
+            let fresh = "file://localhost\(fixture.folder.path)/public/photo.jpg"
+            let first = try await fixture.get("/unsafe/w=51/plain/" + ServerFixture.encode(fresh))
+            #expect(first.status == 200, "\(first.text)")
+            let before = try await resultHits()
+            let again = try await fixture.get("/unsafe/w=51/plain/" + ServerFixture.encode(root + "photo.jpg"))
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(try await resultHits() != before, "one key for both spellings: the second is a result-cache hit")
+            #expect(try await status("file://example.com\(fixture.folder.path)/public/photo.jpg") == 400)
         }
 
         @Test func httpPrefixesConfinePathsAndTheNormalisedPathIsWhatIsFetched() async throws {
@@ -60,6 +78,11 @@ extension ServerIntegrationTests {
             // An encoded slash that would make a dot segment once the origin decodes it is refused as ambiguous.
             let hidden = try await fixture.get(fixture.path("w=20", origin: "img/..%2Fstatus/200"))
             #expect(hidden.status == 400, "\(hidden.text)")
+            // So is a dot segment with a path parameter, which Tomcat, Jetty and Spring read as `..`.
+            for parameter in ["img/..;/status/200", "img/%2e%2e;/status/200", "img/..;x=1/text", "img/.;/photo.jpg"] {
+                let response = try await fixture.get(fixture.path("w=20", origin: parameter))
+                #expect(response.status == 400, "\(parameter): \(response.text)")
+            }
             #expect(try await fixture.origin.count() == before, "nothing was fetched")
             // Dots that stay inside the prefix are removed before the fetch: the origin gets /img/photo.jpg.
             let inside = try await fixture.get(fixture.path("w=20", origin: "img/x/../photo.jpg"))

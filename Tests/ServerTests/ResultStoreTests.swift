@@ -81,15 +81,17 @@ import Testing
         settings.listen = "127.0.0.1:0"
         let server = try ImageServer(configuration: ImagoConfiguration(), settings: settings)
         defer { server.stop() }
-        func job(_ options: String, accept: String?) throws -> ImageServer.ImageJob {
+        func job(_ options: String, accept: String?, kind: RenderJob.Kind = .image) throws -> RenderJob {
             let target = "/unsafe/\(options)/plain/https%3A%2F%2Fimages.example.com%2Fa.jpg"
             let request = HTTPRequest(
                 method: "GET", target: target, accept: accept, time: Date(), start: ContinuousClock.now)
-            return try server.imageJob(for: request)
+            return try server.job(kind, target: Substring(target), for: request)
         }
         let webp = try job("w=10,f=auto", accept: "image/webp,*/*")
         let jpeg = try job("w=10,f=auto", accept: "image/jpeg")
         #expect(webp.key != jpeg.key && webp.format == .webp && jpeg.format == .jpeg && webp.varies)
         #expect(try job("w=10,f=png", accept: "image/webp").key == job("w=10,f=png", accept: nil).key)
+        // An image and the report on it are two answers.
+        #expect(try job("w=10", accept: nil).key != job("w=10", accept: nil, kind: .info).key)
     }
 }

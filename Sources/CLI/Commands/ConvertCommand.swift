@@ -53,13 +53,9 @@ enum ConvertCommand: Command {
         guard let encoder = loader.registry.encoder(for: format) else {
             throw ImagoError(.encodingFailed(format: format), "no encoder for \(format)", source: destination)
         }
-        // The loader decodes, turns upright and runs the processors: one frame, then the size asked for.
+        // The loader's render path decodes, turns upright, runs the processors (the size asked for, then --ops)
+        // and encodes: an animation into an animated format frame by frame, anything else whole.
         var processors: [any ImageProcessor] = []
-        if let frame {
-            processors.append(FrameProcessor(index: frame))
-        } else if !arguments.has("all-frames") || !encoder.supportsAnimation {
-            processors.append(FrameProcessor(index: 0))
-        }
         if let maxSize {
             processors.append(ResizeProcessor(width: maxSize, height: maxSize, mode: .fit))
         } else if let resize {
@@ -68,38 +64,26 @@ enum ConvertCommand: Command {
                     width: resize.width, height: resize.height, mode: mode == "fill" ? .fill : .fit, upscale: true))
         }
         if let ops { processors += try OperationsOption.processors(ops) }
+        let allFrames = arguments.has("all-frames") && encoder.supportsAnimation
+        let keepProfile = arguments.has("keep-profile") || ops?.strip == false
         let data: Data
         do {
-            let keepProfile = arguments.has("keep-profile") || ops?.strip == false
             var request = try loader.request(source)
-            request.processors = processors
             request.appliesOrientation = !arguments.has("ignore-orientation")
-            // The profile is kept through the resize either way: without --keep-profile the pixels are converted
-            // to sRGB after it, which converts fewer pixels when shrinking (CMYK is converted at decode).
-            var decodedRequest = request
-            decodedRequest.decodeOptions = DecodeOptions(colorProfiles: .keep)
-            // An animation streams frame by frame unless a kept profile or a byte budget needs every frame first.
-            let streams = !keepProfile && ops?.maxBytes == nil
-            let image: DecodedImage
-            switch try await loader.convert(
-                streams ? request : decodedRequest, decodedRequest: decodedRequest, to: format,
-                options: EncodeOptions(quality: quality, lossless: arguments.has("lossless"), allFrames: true),
-                source: source)
-            {
-            case .streamed(let output, _):
-                try AtomicFile.write(output.data, to: URL(fileURLWithPath: destination))
-                return .success
-            case .decoded(let response): image = response.image
-            }
-            let options = EncodeOptions(
-                quality: quality, lossless: arguments.has("lossless"), allFrames: image.frames.count > 1,
-                background: ops?.flattenBackground ?? .white)
-            // Converting, flattening and encoding are CPU-bound: on the compute threads, not the cooperative pool.
-            data = try await WorkExecutor.compute.run {
-                try ProcessingOptions.encode(
-                    keepProfile ? image : try ColorManagement.convertedToSRGB(image), with: encoder, options: options,
-                    format: format, maxBytes: ops?.maxBytes)
-            }
+            // A still image keeps its profile through the resize and is converted to sRGB after it, which converts
+            // fewer pixels when shrinking (CMYK is converted at decode); an animation is converted as it decodes,
+            // frame by frame.
+            if keepProfile || !allFrames { request.decodeOptions.colorProfiles = .keep }
+            if !keepProfile && !allFrames { processors.append(SRGBProcessor()) }
+            request.processors = processors
+            var output = RenderOutput(
+                format: .format(format),
+                options: EncodeOptions(
+                    quality: quality, lossless: arguments.has("lossless"), allFrames: allFrames,
+                    background: ops?.flattenBackground ?? .white),
+                maxBytes: ops?.maxBytes, frame: frame)
+            output.maxBytesSpelling = ops?.maxBytes.map { "maxb=\($0)" }
+            data = try await loader.render(RenderRequest(image: request, output: output), source: source).data
         } catch {
             Console.report(CommandLoader.named(error, source))
             return .failure

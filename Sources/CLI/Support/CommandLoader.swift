@@ -54,23 +54,16 @@ struct CommandLoader: Sendable {
         }
     }
 
-    /// Loads `request` for a conversion to `format` (`AnimationTranscoder.load`): an animation that can stream
-    /// comes back encoded, anything else decoded as `decodedRequest` asks; warns as `load` does, and about a
-    /// truncated animation (once each).
-    func convert(
-        _ request: ImageRequest, decodedRequest: ImageRequest, to format: ImageFormat, options: EncodeOptions,
-        source: String
-    ) async throws(ImagoError) -> AnimationTranscoder.Loaded {
+    /// Renders `request` (`ImageLoader.render`): an animation that can stream is converted frame by frame, anything
+    /// else decoded, processed and encoded once; warns as `load` does, and about a truncated source (once each).
+    func render(_ request: RenderRequest, source: String) async throws(ImagoError) -> RenderResult {
         let watch = CacheFailureWatch()
         do {
-            let loaded = try await AnimationTranscoder(loader: loader).load(
-                request, to: format, options: options, decodedRequest: decodedRequest, listener: watch)
+            let result = try await loader.render(request, listener: watch)
             await loader.waitForPendingWrites()
             watch.warnOnce(command: "imago")
-            if case .streamed(let output, _) = loaded {
-                for warning in output.warnings { Console.printError("imago: warning: \(source): \(warning)") }
-            }
-            return loaded
+            for warning in result.warnings { Console.printError("imago: warning: \(source): \(warning)") }
+            return result
         } catch {
             await loader.waitForPendingWrites()
             throw Self.named(error, source)

@@ -55,7 +55,9 @@ extension GIFCodec {
         state.decodedPixels += frame.width * frame.height
         if boundsTotalWork, state.decodedPixels > limits.maxTotalPixels {
             throw ImagoError(
-                .limitExceeded, "too large: the GIF's frames hold more than \(limits.maxTotalPixels) pixels")
+                .limitExceeded,
+                "too large: the GIF's frames hold more than the \(DecodeLimits.megapixels(limits.maxTotalPixels)) limit"
+            )
         }
         var palette = GIFPalette(descriptor.ColorMap ?? reader.file.pointee.SColorMap)
         // What the part of the screen a first frame leaves uncovered shows, as both references do: the screen's

@@ -5,7 +5,12 @@ import ImagoCore
 extension JPEGCodec: DecodedSizeEstimating {
     /// The output size libjpeg computes from SOF for the DCT scale `decode` would choose.
     public func decodedByteCount(_ data: Data, options: DecodeOptions) -> Int? {
-        try? data.withEncodedBytes(format: .jpeg) { bytes, count -> Int? in
+        decodedGeometry(data, options: options)?.byteCount
+    }
+
+    /// The size libjpeg decodes to (SOF, at the DCT scale `decode` would choose) and the EXIF orientation.
+    public func decodedGeometry(_ data: Data, options: DecodeOptions) -> DecodedGeometry? {
+        try? data.withEncodedBytes(format: .jpeg) { bytes, count -> DecodedGeometry? in
             guard let decoder = imago_jpeg_decoder_create(bytes, count) else { return nil }
             defer { imago_jpeg_decoder_destroy(decoder) }
             var header = imago_jpeg_header()
@@ -19,7 +24,7 @@ extension JPEGCodec: DecodedSizeEstimating {
             // libjpeg rounds scaled dimensions up.
             let width = (Int(header.width) * scaled.eighths + 7) / 8
             let height = (Int(header.height) * scaled.eighths + 7) / 8
-            return Self.rgbaBytes(width: width, height: height)
+            return DecodedGeometry(size: PixelSize(width: width, height: height), orientation: orientation)
         }
     }
 }

@@ -56,7 +56,7 @@ public struct DecodeLimits: Sendable, Hashable, Codable {
         }
     }
 
-    static func megapixels(_ pixels: Int) -> String {
+    package static func megapixels(_ pixels: Int) -> String {
         pixels % 1_000_000 == 0 ? "\(pixels / 1_000_000) MP" : "\(pixels) pixel"
     }
 }

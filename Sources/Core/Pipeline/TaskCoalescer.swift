@@ -1,17 +1,18 @@
 import Synchronization
 
-/// Runs one piece of work per key at a time and lets every caller of that key wait for it.
+/// Runs one piece of work per key at a time and lets every caller of that key wait for it: the one coalescer of
+/// the package (the loader's fetches, decodes and loads; the server's renders).
 ///
 /// Fifty callers of one key cause one run of the work; each gets its result, or `cancelled` at once if it
 /// cancels, and the work is cancelled only when the last caller is gone.
-final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct State {
         var works: [Key: SharedWork<Value>] = [:]
         var nextWaiterID = 0
     }
     private let state = Mutex(State())
 
-    init() {}
+    package init() {}
 
     /// How many pieces of work are in flight (for tests and diagnostics).
     var inFlightCount: Int { state.withLock { $0.works.count } }
@@ -42,6 +43,19 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         } onCancel: {
             holder.cancel(id)
         }
+    }
+
+    /// The result of the work for `key`, starting `work` unless the same key is in flight, and whether this caller
+    /// joined work another caller started.
+    package func value(for key: Key, work: @escaping @Sendable () async throws -> Value) async throws -> (
+        value: Value, joined: Bool
+    ) {
+        let joined = Joined()
+        let value = try await value(for: key, priority: PriorityBox(.normal)) { _ in
+            joined.startedHere()
+            return try await work()
+        }
+        return (value, !joined.here)
     }
 
     private func join(_ key: Key, id: Int, waiter: SharedWork<Value>.Waiter) -> (SharedWork<Value>, Bool) {
@@ -86,4 +100,11 @@ private final class WorkHolder<Value: Sendable>: Sendable {
         }
         work?.cancelWaiter(id)
     }
+}
+
+/// Whether the work a caller waited for was started by it.
+private final class Joined: Sendable {
+    private let started = Atomic(false)
+    func startedHere() { started.store(true, ordering: .relaxed) }
+    var here: Bool { started.load(ordering: .relaxed) }
 }

@@ -128,7 +128,7 @@ public struct CropProcessor: ImageProcessor {
                 let width = region.width.pixels(along: imageWidth),
                 let height = region.height.pixels(along: imageHeight), width > 0, height > 0
             else {
-                throw ImagoError(.processingFailed, "crop \(identifier): the region is empty or not a number")
+                throw ImagoError(.processingFailed, "the crop region \(Self.describe(region)) is empty or not a number")
             }
             guard clamped else { return (x, y, width, height) }  // `cropped` checks it fits.
             let left = max(0, x)
@@ -138,13 +138,17 @@ public struct CropProcessor: ImageProcessor {
             guard left < right, top < bottom else {
                 throw ImagoError(
                     .processingFailed,
-                    "crop \(identifier) is entirely outside the \(imageWidth)x\(imageHeight) image")
+                    "the crop region \(Self.describe(region)) has nothing inside the \(imageWidth)x\(imageHeight) image"
+                )
             }
             return (left, top, right - left, bottom - top)
         case .window(let windowWidth, let windowHeight, let gravity):
             guard let width = windowWidth.pixels(along: imageWidth),
                 let height = windowHeight.pixels(along: imageHeight), width > 0, height > 0
-            else { throw ImagoError(.processingFailed, "crop \(identifier): the window is empty or not a number") }
+            else {
+                throw ImagoError(
+                    .processingFailed, "the crop window \(windowWidth)x\(windowHeight) is empty or not a number")
+            }
             try gravity.validate()
             return place(
                 width: min(width, imageWidth), height: min(height, imageHeight), gravity: gravity, in: raster)
@@ -163,6 +167,11 @@ public struct CropProcessor: ImageProcessor {
             }
             return place(width: width, height: height, gravity: gravity, in: raster)
         }
+    }
+
+    /// `WxH at X,Y`, as a message names a region.
+    static func describe(_ region: CropRegion) -> String {
+        "\(region.width)x\(region.height) at \(region.x),\(region.y)"
     }
 
     /// A `width` × `height` window of `raster` (which holds it), placed by `gravity`.

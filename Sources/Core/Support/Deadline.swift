@@ -3,12 +3,12 @@ import Synchronization
 
 /// Runs work that must end by a deadline, whatever it does: at the deadline the caller gets `timedOut` and the
 /// work is cancelled, even if the work is slow to notice (a plugin that ignores cancellation cannot hold its caller).
-enum Deadline {
+package enum Deadline {
     /// A private serial queue, so the timer fires on time while the cooperative pool is busy.
     private static let timers = DispatchQueue(label: "imago.deadlines")
 
     /// `operation`'s result, or `error()` thrown at `deadline` (the operation is then cancelled and left to end).
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         by deadline: ContinuousClock.Instant?, error: @escaping @Sendable () -> any Error,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -1,25 +1,31 @@
 import Foundation
 import Imago
 
-/// A foreign URL grammar (imgproxy's, thumbor's): reads a path into a source and Imago's own options, checking
-/// the grammar's own signature. What follows (source policy, limits, result cache, rendering, metrics) is the
-/// server's one request flow, the same as for Imago's own URLs.
+/// A URL grammar: Imago's own, imgproxy's or thumbor's. It reads a path into a source and the one options model
+/// (its option table writes typed values into `ProcessingOptions`; one validation runs), checking the grammar's
+/// own signature. What follows (source policy, limits, result tiers, rendering, metrics) is the server's one
+/// request flow, whatever the grammar.
 protocol URLDialect: Sendable {
-    /// The grammar's name, for messages (`imgproxy`).
+    /// The grammar's name, for messages and the router (`imgproxy`).
     var name: String { get }
 
-    /// Reads `path` (what follows the grammar's prefix, starting with `/`) at `time`; a malformed path or option is
-    /// a 400, a bad signature a 403, and the grammar's own statuses (imgproxy's 404 for an expired URL) as it
-    /// documents them. Nothing is fetched.
-    func request(for path: Substring, time: Date, context: ProcessingOptions.Context) throws -> DialectRequest
+    /// Reads `target` (what follows the grammar's prefix, starting with `/`, query included) at `time`. Throws
+    /// typed errors: `OptionError` for an option, `RequestError` for the path, the signature or the expiry (as the
+    /// grammar's service answers it: imgproxy's expired URL is not found). Nothing is fetched.
+    func request(for target: Substring, time: Date, context: ProcessingOptions.Context) throws -> DialectRequest
 }
 
-/// What a dialect asks for: the source as a URL (checked by the source policy later) and the options.
+/// What a grammar asks for: the source as a URL (checked by the source policy later) and the options.
 struct DialectRequest: Sendable {
     /// The absolute source URL, decoded.
     var source: String
-    /// The options, in Imago's own grammar.
+    /// The options, checked.
     var options: ProcessingOptions
+    /// Each option (by its Imago key) as the user wrote it, for messages about the render.
+    var spellings: [String: String] = [:]
+
+    /// The option `key` as the user wrote it, or the key.
+    func spelling(of key: String) -> String { spellings[key] ?? key }
 }
 
 extension URLDialect {
@@ -30,21 +36,12 @@ extension URLDialect {
     /// Throws a 400 when a `/`-separated segment of `path` is over `maxSegmentBytes`.
     func checkSegments(_ path: Substring) throws {
         for segment in path.split(separator: "/") where segment.utf8.count > Self.maxSegmentBytes {
-            throw ServeFailure(
-                400, "\(name): a path segment is \(segment.utf8.count) bytes, over \(Self.maxSegmentBytes)")
+            throw RequestError(
+                .malformedPath, "\(name): a path segment is \(segment.utf8.count) bytes, over \(Self.maxSegmentBytes)")
         }
     }
 
-    /// Imago-grammar `items` (`key` → value) parsed by the one options table; an error names `what` and the
-    /// dialect.
-    func options(_ items: [(key: String, value: String)], context: ProcessingOptions.Context) throws
-        -> ProcessingOptions
-    {
-        let text = items.isEmpty ? "-" : items.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        do {
-            return try ProcessingOptions(parsing: text, context: context)
-        } catch let error as OptionError {
-            throw ServeFailure(400, "\(name): \(error.message)")
-        }
-    }
+    /// `target` without its query: imgproxy and thumbor sign and read the path only (a source with a query is
+    /// percent-encoded in it).
+    func pathOnly(_ target: Substring) -> Substring { target[..<(target.firstIndex(of: "?") ?? target.endIndex)] }
 }

@@ -134,7 +134,9 @@ struct OpenFile {
         case ELOOP: reason = "too many symbolic links: \(path)"
         default: reason = "cannot open \(path): \(String(cString: strerror(code)))"
         }
-        return ImagoError(.invalidSource, reason, source: source)
+        // The system's error stays the cause, so a caller tells a missing file by its code, not by the message.
+        let cause = POSIXErrorCode(rawValue: code).map { POSIXError($0) }
+        return ImagoError(.invalidSource, reason, source: source, underlying: cause)
     }
 }
 

@@ -43,9 +43,12 @@ enum AnimationFixtures {
         (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 
-    /// A GIF of `count` 1x1 frames written byte by byte (about 20 bytes a frame), to count many frames cheaply.
-    static func tinyFrameGIF(frames count: Int) -> Data {
-        var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+    /// A GIF of `count` 1x1 frames written byte by byte (about 20 bytes a frame), to count many frames cheaply, on a
+    /// canvas of `width` × `height` (a 7000 × 7000 one is the decompression bomb of issue 33: 269 bytes for 10
+    /// frames).
+    static func tinyFrameGIF(frames count: Int, width: Int = 1, height: Int = 1) -> Data {
+        let size = [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
+        var bytes = Array("GIF89a".utf8) + size + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
         bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
         for _ in 0..<count {
             // A graphics control extension of 2 centiseconds, then a 1x1 image: clear, index 0, end of information.

@@ -21,10 +21,18 @@ import Testing
             context: ProcessingOptions.Context(presets: presets))
     }
 
-    func failure(_ path: String, _ dialect: ImgproxyDialect? = nil) -> ServeFailure? {
-        #expect(throws: ServeFailure.self, "\(path)") {
-            try (dialect ?? self.dialect()).request(
-                for: Substring(path), time: Date(timeIntervalSince1970: 1_800_000_000), context: .init())
+    /// The server's answer to `path`: the typed error the dialect throws, given its status at the edge.
+    func failure(_ path: String, _ dialect: ImgproxyDialect? = nil, context: ProcessingOptions.Context = .init())
+        -> ServeFailure?
+    {
+        do {
+            _ = try (dialect ?? self.dialect()).request(
+                for: Substring(path), time: Date(timeIntervalSince1970: 1_800_000_000), context: context)
+            Issue.record("\(path) was accepted")
+            return nil
+        } catch {
+            #expect(error is OptionError || error is RequestError, "\(path): \(error)")
+            return ServeFailure(answering: error)
         }
     }
 
@@ -102,7 +110,7 @@ import Testing
             }
         }
         let extended = try read("/_/rs:fit:400:400:0:1/ex:1:so/plain/http://example.com/a.jpg").options
-        #expect(extended.extend && extended.gravity == .south)
+        #expect(extended.extend && extended.extendGravity == .south && extended.gravity == .center)
         #expect(try read("/_/w:10/plain/http://example.com/a.jpg@jpg").options.format == .format(.jpeg))
         // Later options override earlier ones, as in imgproxy.
         #expect(try read("/_/w:10/rs:fit:20:0/plain/http://example.com/a.jpg").options.width == 20)
@@ -125,13 +133,22 @@ import Testing
             try dialect().request(for: Substring(path), time: Date(), context: restricted)
         }
         #expect(try read("/_/pr:card/plain/http://example.com/a.jpg").options.width == 60)
-        #expect(throws: ServeFailure.self) { try read("/_/w:10/plain/http://example.com/a.jpg") }
-        let limited = ProcessingOptions.Context(maxOutputSide: 500)
-        let error = #expect(throws: ServeFailure.self) {
-            try dialect().request(
-                for: "/_/w:501/plain/http://example.com/a.jpg", time: Date(), context: limited)
-        }
+        #expect(throws: OptionError.self) { try read("/_/w:10/plain/http://example.com/a.jpg") }
+        let error = failure("/_/w:501/plain/http://example.com/a.jpg", context: .init(maxOutputSide: 500))
         #expect(error?.status == 400 && error?.reason.contains("500") == true)
+        // Named as written in imgproxy's grammar, not as Imago's key.
+        #expect(error?.reason.contains("\"w:501\"") == true, "\(error?.reason ?? "")")
+    }
+
+    @Test func anOptionWithoutItsArgumentsIsNamedNotTakenForTheSource() {
+        for (options, expected) in [("rs", "TYPE:WIDTH:HEIGHT"), ("w:100/bl", "a sigma"), ("zoom", "not supported")] {
+            let error = failure("/_/\(options)/plain/http://example.com/a.jpg")
+            #expect(error?.status == 400, "\(options)")
+            let option = String(options.split(separator: "/").last ?? "")
+            #expect(error?.reason.contains("\"\(option)\"") == true, "\(options): \(error?.reason ?? "")")
+            #expect(error?.reason.contains(expected) == true, "\(options): \(error?.reason ?? "")")
+            #expect(error?.reason.contains("base64") == false, "\(options): \(error?.reason ?? "")")
+        }
     }
 
     @Test func expiredURLsAre404AsInImgproxy() throws {

@@ -15,9 +15,10 @@ struct DecodeStage: Sendable {
     let counters: LoaderCounters
 
     /// Decodes `data` as `request` asks, within the budget and a decode slot; reports the format, size and timing.
+    /// `budgeted`: the caller reserved the decode's pixels already (a render reserves all its work at once).
     func decode(
         _ data: Data, for request: ImageRequest, previews session: PreviewSession? = nil,
-        priority: any PrioritySource, sink: LoadEventSink?
+        priority: any PrioritySource, sink: LoadEventSink?, budgeted: Bool = false
     ) async throws -> DecodedResult {
         let queuedSince = ContinuousClock.now
         let options = decodeOptions(for: request)
@@ -25,7 +26,7 @@ struct DecodeStage: Sendable {
         // Admitted by the size the header gives, before anything is allocated (as the limits are checked); a
         // decoder that cannot tell is charged once its image exists.
         var reservation: PixelMemoryBudget.Reservation?
-        if let bytes = (decoder as? any DecodedSizeEstimating)?.decodedByteCount(data, options: options) {
+        if !budgeted, let bytes = (decoder as? any DecodedSizeEstimating)?.decodedByteCount(data, options: options) {
             reservation = try await budget.reserve(bytes: bytes)
         }
         let (image, timing) = try await limiter.withSlot(priority: priority) {
@@ -49,7 +50,8 @@ struct DecodeStage: Sendable {
                 DecodeReport(
                     format: image.format, size: PixelSize(width: image.width, height: image.height), timing: timing)))
         return DecodedResult(
-            image: image, timing: timing, reservation: reservation ?? budget.reserveNow(bytes: image.cost))
+            image: image, timing: timing,
+            reservation: budgeted ? nil : reservation ?? budget.reserveNow(bytes: image.cost))
     }
 
     /// The request's decode options, with the loader's limits unless the request set its own.

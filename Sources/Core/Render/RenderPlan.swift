@@ -1,0 +1,69 @@
+import Foundation
+
+/// What a render does with its source, decided from the bytes before any pixel is decoded: the decoder, the
+/// output format (named, or the source's own), the frames wanted, what the file's structure says about its
+/// animation (checked against the limits here: frames × canvas against `maxTotalPixels`, the frame count against
+/// `maxFrames`), and whether the frames stream (decode one, process it, encode it) or the image is decoded whole.
+struct RenderPlan: Sendable {
+    let decoder: any ImageDecoder
+    /// The output format (a decoded render: the source's).
+    let format: ImageFormat
+    /// The output format's encoder (nil for a decoded render).
+    let encoder: (any ImageEncoder)?
+    /// What the file's structure says, when its decoder reads it and every frame is wanted.
+    let animation: AnimationInfo?
+    /// Which frames are decoded.
+    let frames: FrameSelection
+    /// Whether the frames are converted one at a time.
+    let streams: Bool
+
+    /// The plan for `data`; CPU-bound (the structure is walked): call it off the cooperative pool.
+    init(_ data: Data, request: RenderRequest, image: ImageRequest, registry: PluginRegistry, limits: DecodeLimits)
+        throws
+    {
+        let output = request.output
+        decoder = try registry.decoder(for: data, limits: limits)
+        switch (output.kind, output.format) {
+        case (.decoded, _): format = decoder.format
+        case (.encoded, .format(let named)): format = named
+        case (.encoded, .source(let among, let otherwise)):
+            let own = decoder.format
+            format = among?.contains(own) != false && registry.encoder(for: own) != nil ? own : otherwise
+        }
+        if output.kind == .encoded {
+            guard let encoder = registry.encoder(for: format) else {
+                throw ImagoError(.encodingFailed(format: format), "no encoder writes \(format)")
+            }
+            self.encoder = encoder
+        } else {
+            encoder = nil
+        }
+        let everyFrame =
+            output.kind == .decoded || output.frame != nil
+            || (encoder?.supportsAnimation == true && output.options.allFrames)
+        frames = everyFrame && image.decodeOptions.frames == .all ? .all : .first
+        // The structure, when every frame is wanted: an animation over the limits is refused here, before any
+        // frame is decoded, whichever way it would have been converted.
+        var animation: AnimationInfo?
+        if frames == .all, let reader = decoder as? any AnimationInfoReading {
+            let info = try reader.animationInfo(data, limits: limits)
+            try limits.check(
+                frames: info.frameCount, width: info.canvasSize.width, height: info.canvasSize.height,
+                format: decoder.format)
+            if let index = output.frame, index >= info.frameCount {
+                throw Self.noSuchFrame(index, count: info.frameCount)
+            }
+            animation = info.isAnimated ? info : nil
+        }
+        self.animation = animation
+        streams =
+            output.kind == .encoded && output.frame == nil && output.maxBytes == nil && animation != nil
+            && decoder is any AnimatedImageDecoding && encoder is any AnimatedImageEncoding
+            && image.decodeOptions.colorProfiles == .convertToSRGB && image.processors.processFramesIndependently
+    }
+
+    /// The error of a frame index beyond the last.
+    static func noSuchFrame(_ index: Int, count: Int) -> ImagoError {
+        ImagoError(.processingFailed, "no frame \(index): the image has \(count) frame\(count == 1 ? "" : "s")")
+    }
+}

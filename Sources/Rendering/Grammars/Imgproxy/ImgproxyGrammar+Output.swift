@@ -1,0 +1,113 @@
+/// imgproxy's effect and output options, and the ones Imago does not honour.
+extension ImgproxyGrammar {
+    static let effectRows: [Row] = [
+        Row(["blur", "bl"], expected: "a sigma", writes: ["blur"]) { reading, arguments in
+            reading.options.blur = try sigma(arguments, upTo: 100)
+        },
+        Row(["sharpen", "sh"], expected: "a sigma", writes: ["sharpen"]) { reading, arguments in
+            reading.options.sharpen = try sigma(arguments, upTo: 10)
+        },
+        Row(
+            ["watermark", "wm"], expected: "OPACITY:POSITION:X_OFFSET:Y_OFFSET:SCALE", arguments: 1...5,
+            writes: ["wm"]
+        ) { reading, arguments in
+            let opacity = try arguments.decimal(0, in: 0...1, expected: "an opacity from 0 to 1") ?? 0
+            guard opacity > 0 else {
+                reading.options.watermark = nil
+                return
+            }
+            var position = Gravity.center
+            if let name = arguments[1] {
+                guard name != "re" else { throw arguments.unsupported("tiled watermarks (re)") }
+                guard let gravity = gravities[String(name)], gravity != .smart else {
+                    throw arguments.malformed("a watermark position")
+                }
+                position = gravity
+            }
+            for offset in arguments.values.dropFirst(2).prefix(2) where !offset.isEmpty && Double(offset) != 0 {
+                throw arguments.unsupported("watermark offsets")
+            }
+            let scale = try arguments.decimal(4, in: 0...1, expected: "a scale from 0 to 1")
+            reading.options.watermark = ProcessingOptions.Watermark(
+                opacity: opacity, position: position, scale: scale == 0 ? nil : scale)
+        },
+    ]
+
+    /// A sigma; 0 (or left out) is none, and Imago's filters need at least 0.3.
+    static func sigma(_ arguments: OptionArguments, upTo limit: Double) throws -> Double? {
+        let expected = "0 (none) or a sigma from 0.3 to \(ProcessingOptions.number(limit))"
+        let sigma = try arguments.decimal(0, in: 0...limit, expected: expected) ?? 0
+        guard sigma == 0 || sigma >= 0.3 else { throw arguments.malformed(expected) }
+        return sigma == 0 ? nil : sigma
+    }
+
+    static let formatExpected = "jpg, png, webp, gif, avif, jxl or heic"
+
+    static let outputRows: [Row] = [
+        Row(["quality", "q"], expected: "a quality from 0 to 100", writes: ["q"]) { reading, arguments in
+            let quality = try arguments.int(0, in: 0...100) ?? 0
+            reading.options.quality = quality == 0 ? nil : quality
+        },
+        Row(["format_quality", "fq"], expected: "FORMAT:QUALITY pairs", arguments: 2...16) { reading, arguments in
+            guard arguments.count % 2 == 0 else { throw arguments.malformed() }
+            for index in stride(from: 0, to: arguments.count, by: 2) {
+                guard let format = format(arguments[index]),
+                    let quality = try arguments.int(index + 1, in: 1...100)
+                else { throw arguments.malformed() }
+                reading.scratch.formatQuality[format] = quality
+            }
+            reading.scratch.formatQualityItem = arguments.shown
+        },
+        Row(["max_bytes", "mb"], expected: "a number of bytes", writes: ["maxb"]) { reading, arguments in
+            let bytes = try arguments.int(0, in: 0...2_000_000_000) ?? 0
+            reading.options.maxBytes = bytes == 0 ? nil : bytes
+        },
+        Row(["format", "f", "ext"], expected: formatExpected, writes: ["f"]) { reading, arguments in
+            guard let format = format(arguments[0]) else { throw arguments.malformed() }
+            reading.options.format = .format(format)
+        },
+        Row(["strip_metadata", "sm"], expected: "1 or 0", writes: ["strip"]) { reading, arguments in
+            reading.options.strip = try arguments.bool(0) ?? true
+        },
+        Row(["preset", "pr"], expected: "preset names", arguments: 1...16, writes: ["pr"], readsPresets: true) {
+            reading, arguments in
+            guard arguments.values.allSatisfy({ !$0.isEmpty }) else { throw arguments.malformed() }
+            reading.options.presets = arguments.values.map(String.init)
+        },
+        Row(["expires", "exp"], expected: "a Unix timestamp", writes: ["exp"]) { reading, arguments in
+            reading.options.expires = try arguments.int(0, in: 0...9_999_999_999)
+        },
+        // Only changes the URL (and so its signature), as in imgproxy.
+        Row(["cachebuster", "cb"], expected: "a string") { _, _ in },
+    ]
+
+    /// An imgproxy format name as Imago's format.
+    static func format(_ name: Substring?) -> ImageFormat? {
+        switch name {
+        case "jpg", "jpeg": .jpeg
+        case let name? where ["png", "webp", "gif", "avif", "jxl", "heic"].contains(name): ImageFormat(String(name))
+        default: nil
+        }
+    }
+
+    /// Options imgproxy has that Imago does not honour, and why.
+    static let unsupported: [String: String] = [
+        "min-width": "no minimum sizes in Imago's options", "mw": "no minimum sizes in Imago's options",
+        "min-height": "no minimum sizes in Imago's options", "mh": "no minimum sizes in Imago's options",
+        "zoom": "no zoom factor in Imago's options (use w/h)", "z": "no zoom factor in Imago's options (use w/h)",
+        "extend_aspect_ratio": "no aspect extension in Imago's options", "extend_ar": "no aspect extension",
+        "exar": "no aspect extension in Imago's options", "auto_rotate": "Imago always applies EXIF orientation",
+        "ar": "Imago always applies EXIF orientation", "pixelate": "no pixelate operation in Imago",
+        "pix": "no pixelate operation in Imago", "skip_processing": "Imago always processes",
+        "skp": "Imago always processes", "raw": "Imago always processes", "filename": "no download names",
+        "fn": "no download names", "return_attachment": "no attachments", "att": "no attachments",
+        "keep_copyright": "metadata is stripped or kept whole (strip)", "kcr": "metadata is stripped or kept whole",
+        "strip_color_profile": "colour profiles follow strip", "scp": "colour profiles follow strip",
+        "enforce_thumbnail": "embedded thumbnails are not read", "eth": "embedded thumbnails are not read",
+        "max_src_resolution": "the limit is serve.maxSourcePixels", "msr": "the limit is serve.maxSourcePixels",
+        "max_src_file_size": "the limit is serve.maxSourceBytes", "msfs": "the limit is serve.maxSourceBytes",
+        "max_animation_frames": "not per URL", "maf": "not per URL", "max_animation_frame_resolution": "not per URL",
+        "mafr": "not per URL", "max_result_dimension": "the limit is serve.maxOutputSide",
+        "mrd": "the limit is serve.maxOutputSide", "preserve_hdr": "no HDR output", "ph": "no HDR output",
+    ]
+}

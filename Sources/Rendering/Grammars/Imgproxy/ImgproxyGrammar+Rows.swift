@@ -1,0 +1,117 @@
+/// imgproxy's options, one row each, with their full and short names.
+extension ImgproxyGrammar {
+    static let sizeRows: [Row] = [
+        Row(
+            ["resize", "rs"], expected: "TYPE:WIDTH:HEIGHT:ENLARGE:EXTEND", arguments: 1...5,
+            writes: ["fit", "w", "h", "enlarge", "ext"]
+        ) { reading, arguments in
+            if let fit = try fit(arguments, 0) { reading.options.fit = fit }
+            try readSize(&reading.options, arguments, from: 1)
+        },
+        Row(
+            ["size", "s"], expected: "WIDTH:HEIGHT:ENLARGE:EXTEND", arguments: 1...4,
+            writes: ["w", "h", "enlarge", "ext"]
+        ) { reading, arguments in
+            try readSize(&reading.options, arguments, from: 0)
+        },
+        Row(["resizing_type", "rt"], expected: "fit, fill, fill-down, force or auto", writes: ["fit"]) {
+            reading, arguments in
+            reading.options.fit = try fit(arguments, 0) ?? reading.options.fit
+        },
+        Row(["width", "w"], expected: "a width in pixels", writes: ["w"]) { reading, arguments in
+            reading.options.width = try side(arguments, 0) ?? nil
+        },
+        Row(["height", "h"], expected: "a height in pixels", writes: ["h"]) { reading, arguments in
+            reading.options.height = try side(arguments, 0) ?? nil
+        },
+        Row(["dpr"], expected: "a number from 1 to 4", writes: ["dpr"]) { reading, arguments in
+            reading.options.dpr = try arguments.decimal(0, in: 1...4) ?? 1
+        },
+        Row(["enlarge", "el"], expected: "1 or 0", writes: ["enlarge"]) { reading, arguments in
+            reading.options.enlarge = try arguments.bool(0) ?? false
+        },
+        Row(["extend", "ex"], expected: "EXTEND:GRAVITY", arguments: 1...4, writes: ["ext"]) { reading, arguments in
+            reading.options.extend = try arguments.bool(0) ?? false
+            // imgproxy centres an extended image unless told otherwise, whatever `gravity` says.
+            reading.options.extendGravity =
+                arguments.count > 1 ? try gravity(arguments, at: 1, allowsSmart: false) : .center
+        },
+    ]
+
+    /// `WIDTH:HEIGHT:ENLARGE:EXTEND` from argument `start`, each left out keeping what was set.
+    static func readSize(_ options: inout ProcessingOptions, _ arguments: OptionArguments, from start: Int) throws {
+        if let width = try side(arguments, start) { options.width = width }
+        if let height = try side(arguments, start + 1) { options.height = height }
+        if let enlarge = try arguments.bool(start + 2) { options.enlarge = enlarge }
+        if let extend = try arguments.bool(start + 3) {
+            options.extend = extend
+            if options.extendGravity == nil { options.extendGravity = .center }
+        }
+    }
+
+    static let placementRows: [Row] = [
+        Row(["gravity", "g"], expected: "TYPE:X_OFFSET:Y_OFFSET, fp:X:Y or sm", arguments: 1...3, writes: ["g"]) {
+            reading, arguments in
+            reading.options.gravity = try gravity(arguments, at: 0, allowsSmart: true)
+        },
+        Row(["crop", "c"], expected: "WIDTH:HEIGHT:GRAVITY", arguments: 2...5, writes: ["crop"]) {
+            reading, arguments in
+            /// 0 is the whole side, below 1 a fraction, from 1 whole pixels.
+            func side(_ index: Int) throws -> CropValue {
+                let value = try arguments.decimal(index, in: 0...99_999) ?? 0
+                if value == 0 { return .fraction(1) }
+                if value < 1 { return .fraction(value) }
+                guard value == value.rounded() else { throw arguments.malformed("whole pixels from 1, or a fraction") }
+                return .pixels(Int(value))
+            }
+            let placement = arguments.count > 2 ? try gravity(arguments, at: 2, allowsSmart: false) : nil
+            reading.options.crop = .window(width: try side(0), height: try side(1), gravity: placement)
+        },
+        Row(["padding", "pd"], expected: "TOP:RIGHT:BOTTOM:LEFT", arguments: 1...4, writes: ["pad"]) {
+            reading, arguments in
+            let sides = try (0..<arguments.count).map { try arguments.int($0, in: 0...99_999) }
+            let top = sides[0] ?? 0
+            let right = sides.count > 1 ? sides[1] ?? top : top
+            let bottom = sides.count > 2 ? sides[2] ?? top : top
+            let left = sides.count > 3 ? sides[3] ?? right : right
+            let pad = ProcessingOptions.Padding(top: top, right: right, bottom: bottom, left: left)
+            reading.options.pad = [top, right, bottom, left].allSatisfy { $0 == 0 } ? nil : pad
+        },
+        Row(["trim", "t"], expected: "THRESHOLD", arguments: 1...4, writes: ["trim"]) { reading, arguments in
+            guard arguments.values.dropFirst().allSatisfy(\.isEmpty) else {
+                throw arguments.unsupported("Imago's trim takes a threshold only (no colour, no equal sides)")
+            }
+            reading.options.trim = try arguments.int(0, in: 0...255, expected: "a threshold from 0 to 255")
+        },
+        Row(["rotate", "rot"], expected: "0, 90, 180 or 270", writes: ["rot"]) { reading, arguments in
+            guard let degrees = try arguments.int(0, in: 0...3600), degrees % 90 == 0 else {
+                throw arguments.malformed("a multiple of 90")
+            }
+            reading.options.rotate = degrees % 360 == 0 ? nil : degrees % 360
+        },
+        Row(["flip", "fl"], expected: "HORIZONTAL:VERTICAL", arguments: 1...2, writes: ["flip"]) {
+            reading, arguments in
+            switch (try arguments.bool(0) ?? false, try arguments.bool(1) ?? false) {
+            case (true, true): reading.options.flip = .hv
+            case (true, false): reading.options.flip = .h
+            case (false, true): reading.options.flip = .v
+            case (false, false): reading.options.flip = nil
+            }
+        },
+        Row(["background", "bg"], expected: "R:G:B or a hex colour RRGGBB", arguments: 1...3, writes: ["bg"]) {
+            reading, arguments in
+            if arguments.count == 3 {
+                let channels = try (0..<3).map { try arguments.int($0, in: 0...255, expected: "R:G:B from 0 to 255") }
+                reading.options.background = RGBA(
+                    UInt8(channels[0] ?? 0), UInt8(channels[1] ?? 0), UInt8(channels[2] ?? 0))
+            } else if arguments.count == 1, let hex = arguments[0] {
+                guard hex.count == 6, let colour = RGBA(hex: hex) else { throw arguments.malformed("RRGGBB") }
+                reading.options.background = colour
+            } else if arguments.count == 1 {
+                reading.options.background = nil
+            } else {
+                throw arguments.malformed()
+            }
+        },
+    ]
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What `GET /info/…` and `imago info --json` report about an image: computed on the decoded (and, with options,
+/// processed) image, without encoding one.
+public struct ImageInfo: Sendable, Hashable {
+    /// The source's format (`jpeg`, …).
+    public var format: String
+    /// The upright size, in pixels.
+    public var width: Int, height: Int
+    /// How many frames, and how long each is shown (seconds; 0 for still images).
+    public var frames: Int
+    public var durations: [Double]
+    /// The source's EXIF orientation, 1–8 (1 when it has none).
+    public var orientation: Int
+    /// Whether the image has an alpha channel or transparency.
+    public var hasAlpha: Bool
+    /// The description of the ICC profile the file embedded, or nil.
+    public var iccProfile: String?
+    /// The size of the encoded source, in bytes.
+    public var bytes: Int
+    /// A ThumbHash of the first frame, in standard base64.
+    public var thumbhash: String
+    /// A BlurHash of the first frame, 4 × 3 components.
+    public var blurhash: String
+    /// The source's `Last-Modified`, when its transport or the data cache gave one (not part of `json`).
+    public var sourceLastModified: String?
+
+    /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
+    /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
+    /// pool.
+    public init(image: DecodedImage, orientation: ImageOrientation, bytes: Int) throws {
+        let (width, height) = image.orientedPixelSize
+        self.format = image.format.rawValue
+        self.width = width
+        self.height = height
+        self.frames = image.frames.count
+        self.durations = image.frames.map(\.duration)
+        self.orientation = orientation.rawValue
+        self.hasAlpha = image.hasAlpha
+        self.iccProfile = image.colorProfileDescription
+        self.bytes = bytes
+        let upright = try image.raster.oriented(image.orientation)
+        self.thumbhash = Data(try ThumbHash.encode(upright)).base64EncodedString()
+        self.blurhash = try BlurHash.encode(upright, componentsX: 4, componentsY: 3)
+    }
+
+    /// The JSON object (`format`, `width`, `height`, `frames`, `durations`, `orientation`, `hasAlpha`,
+    /// `iccProfile`, `bytes`, `thumbhash`, `blurhash`).
+    public var json: JSONValue {
+        .object([
+            "format": .string(format), "width": .number(Double(width)), "height": .number(Double(height)),
+            "frames": .number(Double(frames)), "durations": .array(durations.map { .number($0) }),
+            "orientation": .number(Double(orientation)), "hasAlpha": .bool(hasAlpha),
+            "iccProfile": iccProfile.map(JSONValue.string) ?? .null, "bytes": .number(Double(bytes)),
+            "thumbhash": .string(thumbhash), "blurhash": .string(blurhash),
+        ])
+    }
+
+    /// The information of a decoded render (`RenderOutput.decoded()`): its processed image, the source's
+    /// orientation and size. Computing the hashes is CPU-bound: call it off the cooperative pool.
+    public init(rendered result: RenderResult) throws {
+        guard let image = result.image else {
+            throw ImagoError(.processingFailed, "no image to describe: the render was encoded, not decoded")
+        }
+        try self.init(image: image, orientation: result.sourceOrientation, bytes: result.sourceByteCount)
+        sourceLastModified = result.sourceLastModified
+    }
+
+    /// Renders `request`'s source with `loader` (decoded, processed by its processors, never encoded) and
+    /// reports on it.
+    public static func load(_ request: ImageRequest, loader: ImageLoader) async throws -> ImageInfo {
+        let result = try await loader.render(RenderRequest(image: request, output: .decoded()))
+        return try await WorkExecutor.compute.run { try ImageInfo(rendered: result) }
+    }
+}

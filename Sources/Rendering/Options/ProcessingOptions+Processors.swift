@@ -1,0 +1,134 @@
+/// The one place options become processors, in the fixed order of operations: trim, crop, resize/fit with
+/// gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
+/// encoding follow, in the encoder: `flattenBackground`.)
+extension ProcessingOptions {
+    /// The watermark image `wm` draws, and the name its identifier gives it.
+    public struct WatermarkImage: Sendable {
+        /// Its pixels, upright.
+        public var raster: Raster
+        /// What identifiers call it (its source).
+        public var id: String
+        /// A watermark image.
+        public init(raster: Raster, id: String) {
+            self.raster = raster
+            self.id = id
+        }
+    }
+
+    /// The processors these options ask for. `limits` bound what resizing, padding and extending may allocate;
+    /// `maxOutputSide` stands in for a missing `w` or `h`. `wm` without a `watermark` throws an `OptionError`.
+    /// `spelling` gives an option (by its Imago key) as the user wrote it: a processor that fails on the image
+    /// (a crop with nothing inside it) names the option so.
+    public func processors(
+        limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
+        spelling: (String) -> String = { $0 }
+    ) throws -> [any ImageProcessor] {
+        var processors: [any ImageProcessor] = []
+        /// Adds the processor of the option `key`, built by `make`; a value it refuses names the option.
+        func add(_ key: String, _ make: () throws -> any ImageProcessor) throws {
+            let option = OptionError.shown(spelling(key))
+            do {
+                processors.append(SpelledProcessor(try make(), option: option))
+            } catch let error as ImagoError {
+                throw OptionError(.conflicting, item: option, message: "option \"\(option)\": \(error.reason)")
+            }
+        }
+        if let trim { try add("trim") { try TrimProcessor(threshold: trim) } }
+        switch crop {
+        case .region(let region)?: try add("crop") { CropProcessor(region: region) }
+        case .aspect(let width, let height)?:
+            try add("crop") { CropProcessor(aspectWidth: width, aspectHeight: height, gravity: gravity) }
+        case .window(let width, let height, let placement)?:
+            try add("crop") { CropProcessor(windowWidth: width, windowHeight: height, gravity: placement ?? gravity) }
+        case nil: break
+        }
+        if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide) {
+            try add(width != nil ? "w" : "h") { resize }
+        }
+        if let rotate { try add("rot") { try RotateProcessor(degrees: rotate) } }
+        switch flip {
+        case .h?: try add("flip") { FlipProcessor(.horizontal) }
+        case .v?: try add("flip") { FlipProcessor(.vertical) }
+        case .hv?: try add("flip") { FlipProcessor(.both) }
+        case nil: break
+        }
+        if let blur { try add("blur") { try BlurProcessor(sigma: blur) } }
+        if let sharpen { try add("sharpen") { try SharpenProcessor(sigma: sharpen) } }
+        if grayscale { try add("gray") { GrayscaleProcessor() } }
+        if let brightness { try add("bright") { try BrightnessProcessor(amount: brightness) } }
+        if let contrast { try add("contrast") { try ContrastProcessor(amount: contrast) } }
+        let background = self.background ?? RGBA(255, 255, 255)
+        if let pad = outputPadding {
+            try add("pad") {
+                var processor = try PadProcessor(
+                    top: pad.top, right: pad.right, bottom: pad.bottom, left: pad.left, background: background)
+                processor.limits = limits
+                return processor
+            }
+        }
+        if extend, fit == .contain, let width = outputWidth, let height = outputHeight {
+            let placement = extendGravity ?? (gravity == .smart ? .center : gravity)
+            try add("ext") {
+                var processor = try ExtendProcessor(
+                    width: width, height: height, gravity: placement, background: background)
+                processor.limits = limits
+                return processor
+            }
+        }
+        if let round = roundCorners {
+            try add("round") {
+                try RoundCornerProcessor(
+                    radiusX: Self.scaled(round.radiusX, dpr), radiusY: Self.scaled(round.radiusY, dpr),
+                    background: round.background)
+            }
+        }
+        if let mark = self.watermark {
+            guard let watermark else {
+                let option = OptionError.shown(spelling("wm"))
+                throw OptionError(
+                    .conflicting, item: option,
+                    message: "option \"\(option)\": no watermark is configured (serve.watermark)")
+            }
+            try add("wm") {
+                try WatermarkProcessor(
+                    watermark: watermark.raster, opacity: mark.opacity, gravity: mark.position, scale: mark.scale,
+                    id: watermark.id)
+            }
+        }
+        return processors
+    }
+
+    private func resizeProcessor(limits: DecodeLimits, maxOutputSide: Int) -> (any ImageProcessor)? {
+        guard width != nil || height != nil else { return nil }
+        let width = outputWidth ?? maxOutputSide
+        let height = outputHeight ?? maxOutputSide
+        let both = self.width != nil && self.height != nil
+        switch both ? fit : .contain {
+        case .contain, .cover:
+            let mode: ContentMode = fit == .cover && both ? .fill : .fit
+            var resize = ResizeProcessor(
+                width: width, height: height, mode: mode, upscale: enlarge, gravity: mode == .fill ? gravity : .center)
+            resize.limits = limits
+            return resize
+        case .auto, .adaptive, .outside:
+            var resize = OrientationFitProcessor(
+                rule: OrientationFitProcessor.Rule(rawValue: fit.rawValue) ?? .auto, width: width, height: height,
+                upscale: enlarge, gravity: fit == .auto ? gravity : .center)
+            resize.limits = limits
+            return resize
+        case .fill:
+            var stretch = StretchProcessor(width: width, height: height, upscale: enlarge)
+            stretch.limits = limits
+            return stretch
+        }
+    }
+
+    /// Whether the decoder may decode at a reduced scale for the resize: not when `trim` or `crop` come first
+    /// (crop pixels are pixels of the full-size source, and a crop keeps less than the resize expects).
+    public var allowsReducedDecode: Bool { trim == nil && crop == nil && (width != nil || height != nil) }
+
+    /// What encoders of formats without alpha composite transparent pixels onto: `bg`, else white.
+    public var flattenBackground: RGBColor {
+        background.map { RGBColor($0.r, $0.g, $0.b) } ?? .white
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The render options ask for: the one place a request's options become a `RenderRequest` (processors, decode,
+/// output), for `imago serve` and `imago convert` alike.
+extension ProcessingOptions {
+    /// What the render of these options needs besides them: the limits and output side of the service, the
+    /// qualities of its formats, its watermark, and how the user wrote each option.
+    public struct RenderSettings: Sendable {
+        /// The limits resizing, padding and extending check their outputs against.
+        public var limits: DecodeLimits
+        /// Stands in for a missing `w` or `h`.
+        public var maxOutputSide: Int
+        /// The quality of each lossy format when `q` is not given.
+        public var qualities: [ImageFormat: Int]
+        /// The quality of a format `qualities` does not name.
+        public var defaultQuality: Int
+        /// The image `wm` draws.
+        public var watermark: WatermarkImage?
+        /// An option (by its Imago key) as the user wrote it.
+        public var spelling: @Sendable (String) -> String
+
+        /// Settings.
+        public init(
+            limits: DecodeLimits = .default, maxOutputSide: Int = 8192, qualities: [ImageFormat: Int] = [:],
+            defaultQuality: Int = 85, watermark: WatermarkImage? = nil,
+            spelling: @escaping @Sendable (String) -> String = { $0 }
+        ) {
+            (self.limits, self.maxOutputSide, self.qualities) = (limits, maxOutputSide, qualities)
+            (self.defaultQuality, self.watermark, self.spelling) = (defaultQuality, watermark, spelling)
+        }
+    }
+
+    /// The encoder's options for `format` (nil: chosen by the render): `q`, else the format's quality, and the
+    /// background of formats without alpha.
+    public func encodeOptions(for format: ImageFormat?, settings: RenderSettings) -> EncodeOptions {
+        EncodeOptions(
+            quality: quality ?? format.flatMap { settings.qualities[$0] } ?? settings.defaultQuality,
+            allFrames: frame == nil, background: flattenBackground)
+    }
+
+    /// The render of `url` these options ask for, into `format`: their processors, a decode target so JPEG and
+    /// WebP can decode reduced, the profile kept when `strip=0`, and the output's quality, `maxb` and `frame`.
+    public func renderRequest(url: URL, format: RenderFormat, settings: RenderSettings) throws -> RenderRequest {
+        let processors = try self.processors(
+            limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
+            spelling: settings.spelling)
+        var decode = DecodeOptions()
+        if !strip { decode.colorProfiles = .keep }
+        if allowsReducedDecode {
+            // The decoder picks its reduction from the stored size, before the EXIF orientation turns the image;
+            // a square target both sides of the reduced image must cover is right for every orientation.
+            let side = max(outputWidth ?? 0, outputHeight ?? 0)
+            decode.targetSize = PixelSize(width: side, height: side)
+            decode.contentMode = .fill
+        }
+        let named: ImageFormat? = if case .format(let named) = format { named } else { nil }
+        var output = RenderOutput(
+            format: format, options: encodeOptions(for: named, settings: settings),
+            qualities: quality == nil ? settings.qualities : [:], maxBytes: maxBytes, frame: frame)
+        output.maxBytesSpelling = maxBytes.map { _ in settings.spelling("maxb") }
+        return RenderRequest(
+            image: ImageRequest(url: url, processors: processors, decodeOptions: decode), output: output)
+    }
+}

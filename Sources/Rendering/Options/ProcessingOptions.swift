@@ -1,0 +1,174 @@
+/// The one options model of a render, whatever grammar wrote it: Imago's own (`w=300,h=200,fit=cover,g=sm` in
+/// `imago serve` URLs, the CLI's `--ops` and string presets; `ProcessingOptions.grammar`), imgproxy's
+/// (`ImgproxyGrammar`) or thumbor's (`ThumborGrammar`). Each grammar's table of rows writes typed values into it;
+/// `validate` then checks the options together, `canonical` writes them in one form (the result's key), and
+/// `processors(limits:maxOutputSide:watermark:spelling:)` turns them into processors in the fixed order of
+/// operations.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How `w` × `h` is filled.
+    public enum Fit: String, Sendable, Hashable, CaseIterable {
+        /// Fit inside, keeping the aspect ratio.
+        case contain
+        /// Fill and crop, the window placed by `g`.
+        case cover
+        /// Stretch to exactly `w` × `h`.
+        case fill
+        /// `cover` when the source and `w` × `h` have the same orientation (landscape and square count as one),
+        /// else `contain` (imgproxy's `auto`).
+        case auto
+        /// `contain`, `w` and `h` swapped when the source and `w` × `h` have opposite orientations (thumbor's
+        /// `adaptive-fit-in`).
+        case adaptive
+        /// Cover `w` × `h` keeping the aspect ratio, nothing cropped (thumbor's `full-fit-in`).
+        case outside
+    }
+
+    /// `flip`: which way to mirror.
+    public enum Flip: String, Sendable, Hashable, CaseIterable {
+        case h, v, hv
+    }
+
+    /// `crop`: a region (`X:Y:W:H`), the largest window of an aspect ratio (`W:H`) placed by `g`, or a window of a
+    /// size placed by its own gravity (`W:H:G`; nil: by `g`, as imgproxy's `crop` without one).
+    public enum Crop: Sendable, Hashable {
+        case region(CropRegion)
+        case aspect(width: Int, height: Int)
+        case window(width: CropValue, height: CropValue, gravity: Gravity?)
+    }
+
+    /// `pad`: a border in pixels before `dpr`.
+    public struct Padding: Sendable, Hashable {
+        public var top: Int, right: Int, bottom: Int, left: Int
+        /// A border of these widths.
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+        }
+    }
+
+    /// `wm`: how the configured watermark is drawn.
+    public struct Watermark: Sendable, Hashable {
+        /// 0…1.
+        public var opacity: Double
+        /// Where it goes (a gravity other than `sm`).
+        public var position: Gravity
+        /// Its width as a fraction of the output's, or nil for its natural size.
+        public var scale: Double?
+        /// A watermark drawn so.
+        public init(opacity: Double, position: Gravity, scale: Double? = nil) {
+            (self.opacity, self.position, self.scale) = (opacity, position, scale)
+        }
+    }
+
+    /// What parsing needs to know besides the text.
+    public struct Context: Sendable, Hashable {
+        /// Largest `w`, `h` (after `dpr`) and `pad` side.
+        public var maxOutputSide: Int
+        /// Presets `pr` may name, as option strings.
+        public var presets: [String: String]
+        /// Whether only `pr` may be given (imgproxy's only-presets mode).
+        public var onlyPresets: Bool
+        /// A context.
+        public init(maxOutputSide: Int = 8192, presets: [String: String] = [:], onlyPresets: Bool = false) {
+            (self.maxOutputSide, self.presets, self.onlyPresets) = (maxOutputSide, presets, onlyPresets)
+        }
+    }
+
+    /// `w`, in pixels before `dpr`.
+    public var width: Int?
+    /// `h`, in pixels before `dpr`.
+    public var height: Int?
+    /// `fit` (default `contain`).
+    public var fit: Fit = .contain
+    /// `enlarge` (default off): whether a smaller source is scaled up.
+    public var enlarge = false
+    /// `dpr`, 1…4: multiplies `w`, `h` and `pad`.
+    public var dpr: Double = 1
+    /// `f`; `nil`: the source's format, or JPEG when no encoder writes it.
+    public var format: OutputFormat?
+    /// `q`, 1…100; `nil`: the configured quality of the format.
+    public var quality: Int?
+    /// `frame`: one frame by index; `nil`: every frame for animated output formats, else the first.
+    public var frame: Int?
+    /// `crop`, before resizing.
+    public var crop: Crop?
+    /// `g` (default centre): where `fit=cover`, `crop=W:H` and `ext` place their window.
+    public var gravity: Gravity = .center
+    /// `pad`.
+    public var pad: Padding?
+    /// `ext`: with `fit=contain`, fill the whole `w` × `h` with `bg`.
+    public var extend = false
+    /// `ext=1:G`: where the image is placed on the extended canvas; nil: by `g` (`sm` centres).
+    public var extendGravity: Gravity?
+    /// `bg`: background of `pad`, `ext` and of flattening into formats without alpha; nil: white.
+    public var background: RGBA?
+    /// `rot`: 90, 180 or 270 degrees clockwise.
+    public var rotate: Int?
+    /// `flip`.
+    public var flip: Flip?
+    /// `blur`: Gaussian sigma 0.3…100.
+    public var blur: Double?
+    /// `sharpen`: unsharp-mask sigma 0.3…10.
+    public var sharpen: Double?
+    /// `gray`: every pixel its luma (BT.601).
+    public var grayscale = false
+    /// `bright`: −100…100 percent of full scale added to each colour channel; nil: none.
+    public var brightness: Int?
+    /// `contrast`: −100…100 (thumbor's scale); nil: none.
+    public var contrast: Int?
+    /// `round`: rounded corners, after `pad` and `ext`.
+    public var roundCorners: RoundCorners?
+    /// `trim`: threshold 0…255.
+    public var trim: Int?
+    /// `wm`.
+    public var watermark: Watermark?
+    /// `pr`: the presets named, already applied to the other fields.
+    public var presets: [String] = []
+    /// `maxb`: most bytes the output may have.
+    public var maxBytes: Int?
+    /// `exp`: Unix seconds after which the URL is refused (410).
+    public var expires: Int?
+    /// `strip` (default on): drop metadata; off keeps the source's ICC profile.
+    public var strip = true
+
+    /// No options.
+    public init() {}
+
+    /// Parses `text` in Imago's own grammar (`w=300,fit=cover`, or `-` for none), then checks the options together
+    /// (`validate`); a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in
+    /// order, and the other items override them.
+    public init(parsing text: some StringProtocol, context: Context = Context()) throws {
+        var reading = OptionsReading(scratch: ())
+        try Self.grammar.read(try Self.items(of: Substring(text)), into: &reading, context: context)
+        try reading.options.validate(context, spelling: reading.spelling(of:))
+        self = reading.options
+    }
+
+    /// `w` after `dpr`.
+    public var outputWidth: Int? { width.map { Self.scaled($0, dpr) } }
+    /// `h` after `dpr`.
+    public var outputHeight: Int? { height.map { Self.scaled($0, dpr) } }
+    /// `pad` after `dpr`.
+    public var outputPadding: Padding? {
+        pad.map {
+            Padding(
+                top: Self.scaled($0.top, dpr), right: Self.scaled($0.right, dpr), bottom: Self.scaled($0.bottom, dpr),
+                left: Self.scaled($0.left, dpr))
+        }
+    }
+
+    /// Every option that changes the pixels or the answer with its effective value (`dpr` folded into the sizes,
+    /// presets expanded, numbers in one spelling), written in Imago's grammar in its table's order, whatever
+    /// grammar the options were read from: equal for requests that mean the same. The first seven are always
+    /// written, the others only when set.
+    public var canonical: String {
+        Self.grammar.rows.compactMap { row in row.canonical?(self).map { "\(row.name)=\($0)" } }
+            .joined(separator: ",")
+    }
+
+    static func scaled(_ side: Int, _ dpr: Double) -> Int { Int((Double(side) * dpr).rounded()) }
+
+    /// A double as the shortest text that reads back to it (`2`, `1.5`).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Imago
+
+/// Step 11 of the chain: a job rendered by the loader's one render path, and the responses.
+extension ImageServer {
+    /// What the render of `options` needs besides them: the loader's limits, the output side, the qualities of
+    /// `serve.quality`, the watermark, and how the user wrote each option.
+    func renderSettings(for options: ProcessingOptions, spellings: [String: String]) -> ProcessingOptions.RenderSettings
+    {
+        ProcessingOptions.RenderSettings(
+            limits: loader.settings.limits, maxOutputSide: settings.maxOutputSide,
+            qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
+            defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
+    }
+
+    /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image).
+    func renderRequest(_ job: RenderJob, sourceData: Data? = nil) throws -> RenderRequest {
+        let format: RenderFormat = job.format.map { .format($0) } ?? .source(among: Self.ownFormats, otherwise: .jpeg)
+        var request = try job.options.renderRequest(
+            url: job.url, format: format, settings: renderSettings(for: job.options, spellings: job.spellings))
+        if job.kind == .info { request.output = .decoded() }
+        request.sourceData = sourceData
+        return request
+    }
+
+    /// The formats a source keeps when `f` is not given: those `f` can name.
+    static let ownFormats = Set(OutputFormat.names.map { ImageFormat($0) })
+
+    /// Renders `job`: the image encoded, or `/info`'s report as JSON.
+    func render(_ job: RenderJob) async throws -> RenderedImage {
+        let result = try await loader.render(try renderRequest(job))
+        metrics.recordRender()
+        return try await rendered(result, kind: job.kind)
+    }
+
+    /// The fallback image processed with `job`'s options, served with `fallbackStatus` and a short max-age.
+    func renderFallback(_ job: RenderJob) async throws -> RenderedImage {
+        let result = try await loader.render(try renderRequest(job, sourceData: trusted.fallback))
+        var image = try await rendered(result, kind: job.kind)
+        image.status = settings.fallbackStatus
+        image.maxAge = settings.fallbackMaxAge
+        return image
+    }
+
+    /// A render's result as a response body.
+    private func rendered(_ result: RenderResult, kind: RenderJob.Kind) async throws -> RenderedImage {
+        let body: Data
+        let contentType: String
+        switch kind {
+        case .image:
+            (body, contentType) = (result.data, OutputFormat.contentType(of: result.format))
+        case .info:
+            // The placeholders are CPU-bound: on the compute threads, not the cooperative pool.
+            let info = try await WorkExecutor.compute.run { try ImageInfo(rendered: result) }
+            (body, contentType) = (Data(info.json.jsonText(pretty: false).utf8), "application/json")
+        }
+        return RenderedImage(
+            body: body, contentType: contentType, etag: RenderedImage.etag(for: body),
+            sourceOrigin: result.origin.rawValue, lastModified: result.sourceLastModified)
+    }
+
+    /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
+    /// `If-Modified-Since` is not before the source's `Last-Modified`.
+    func response(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
+        var headers = [
+            ("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)"),
+        ]
+        if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
+        if varies { headers.append(("Vary", "Accept")) }
+        if image.status == 200, Self.notModified(image, request) {
+            return HTTPResponse(status: 304, headers: headers, cache: cache)
+        }
+        headers.insert(("Content-Type", image.contentType), at: 0)
+        return HTTPResponse(status: image.status, headers: headers, body: image.body, cache: cache)
+    }
+
+    /// `If-None-Match` when present (RFC 9110 §13.2.2), else `If-Modified-Since` against `Last-Modified`.
+    static func notModified(_ image: RenderedImage, _ request: HTTPRequest) -> Bool {
+        if let condition = request.ifNoneMatch { return matches(condition, etag: image.etag) }
+        guard let since = request.ifModifiedSince.flatMap(HTTPDate.parse),
+            let modified = image.lastModified.flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= since
+    }
+
+    /// `If-None-Match` (a list, `*`, weak tags compared weakly as RFC 9110 says) against `etag`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}
