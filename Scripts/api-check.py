@@ -105,7 +105,11 @@ def main():
     text, unreleased = changelog_sections()
     if not re.search(rf"^## {re.escape(version)} \(commit {commit}\)", text, re.M):
         fail(f'CHANGELOG.md has no heading "## {version} (commit {commit})": API/releases and it disagree')
-    if run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], check=False).returncode != 0:
+    has_commit = lambda: run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], check=False).returncode == 0
+    # A shallow clone (as some CI systems make) lacks the release: fetch the history once before giving up.
+    if not has_commit() and run(["git", "rev-parse", "--is-shallow-repository"], check=False).stdout.strip() == "true":
+        run(["git", "fetch", "--quiet", "--unshallow"], check=False)
+    if not has_commit():
         fail(f"commit {commit} ({version}) is not in this clone: fetch the history (git fetch --unshallow)")
     products = library_products()
     folder = os.path.join(BASELINES, commit)
