@@ -27,35 +27,23 @@ let cases: [() throws -> BenchmarkCase] = [
     CacheTierBenchmark.networkFetch,
 ]
 
-// `imago-bench encoder-memory [FORMAT…]`: each encoder's peak memory per output megapixel (issue 33).
-if CommandLine.arguments.dropFirst().first == "encoder-memory" {
-    try EncoderMemoryBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
-}
-// `imago-bench faces FOLDER` and `imago-bench video FILE` (issue 38): face crops and detection CPU, video posters and
-// previews (CPU time and peak memory).
-if CommandLine.arguments.dropFirst().first == "faces" {
-    try FaceBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
-}
-if CommandLine.arguments.dropFirst().first == "video" {
-    try VideoBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
-}
-// `imago-bench quality-sweep DIR [SIDE …]`: the calibration data of q=auto (QualitySweep.swift).
-if CommandLine.arguments.dropFirst().first == "quality-sweep" {
-    try QualitySweep.run(Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
-}
-// `imago-bench quality DIR [--target T]`: issue 37's figures for q=auto and f=best (QualityBenchmark.swift).
-if CommandLine.arguments.dropFirst().first == "quality" {
-    try QualityBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
-}
-
-// `imago-bench transports …`: the HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
-if CommandLine.arguments.dropFirst().first == "transports" {
-    try TransportBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+/// Benchmarks with arguments of their own, `imago-bench NAME ARGUMENTS…`; each lives in its own file.
+let subcommands: [String: ([String]) throws -> Void] = [
+    // Each encoder's peak memory per output megapixel (issue 33): `encoder-memory [FORMAT…]`.
+    "encoder-memory": EncoderMemoryBenchmark.run,
+    // Face crops and detection CPU (issue 38): `faces FOLDER`.
+    "faces": FaceBenchmark.run,
+    // Video posters and previews, CPU time and peak memory (issue 38): `video FILE`.
+    "video": VideoBenchmark.run,
+    // The calibration data of q=auto (issue 37): `quality-sweep DIR [SIDE…]`.
+    "quality-sweep": QualitySweep.run,
+    // The figures of q=auto and f=best (issue 37): `quality DIR [--target T]`.
+    "quality": QualityBenchmark.run,
+    // The HTTP transports' CPU and throughput (run by Scripts/bench-transports.sh).
+    "transports": TransportBenchmark.run,
+]
+if let name = CommandLine.arguments.dropFirst().first, let run = subcommands[name] {
+    try run(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 
