@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 work=${IMAGO_BENCH_DIR:-/tmp/imago-bench-budgets}
-port=${IMAGO_BENCH_PORT:-18590}
+port=
 mkdir -p "$work"
 if [ -z "${IMAGO_BIN:-}" ]; then swift build -c release --product imago >/dev/null; fi
 imago=$(realpath "${IMAGO_BIN:-.build/release/imago}")
@@ -52,11 +52,16 @@ pid=
 start_server() {  # start_server EXTRA_SERVE_JSON
     [ -n "$pid" ] && stop_server
     cat >"$work/imago.json" <<JSON
-{"dataCache": null, "serve": {"listen": "127.0.0.1:$port", "allowedSources": ["file://$work/"]$1}}
+{"dataCache": null, "serve": {"listen": "127.0.0.1:0", "allowedSources": ["file://$work/"]$1}}
 JSON
+    # Port 0: the system picks a free port, and the ready line names it.
     "$imago" serve --config "$work/imago.json" --quiet >"$work/serve.log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && return; sleep 0.05; done
+    for _ in $(seq 1 400); do
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/serve.log" | head -1)
+        [ -n "$port" ] && curl -s -o /dev/null "http://127.0.0.1:$port/health" && return
+        sleep 0.05
+    done
     echo "the server did not start: $(cat "$work/serve.log")" >&2
     exit 1
 }
