@@ -9,8 +9,8 @@
 #              150 MiB, or a 422 naming the budget)
 #   leaving    a client leaves an animated conversion after 2 s: the server's CPU in the next seconds, and a 400x300
 #              thumbnail sent then
-#   deadline   requestTimeout 5, one slot, the slot busy with a long render: the queued request's status and time,
-#              and the busy one's
+#   deadline   requestTimeout 5, one slot, the slot busy with a long render shared by a later client: the queued
+#              request's status and time, and the busy ones'
 #   sigterm    shutdownGrace 5 with a long render and a queued client: seconds from SIGTERM to exit
 #
 #   Scripts/bench-serve-budgets.sh            (IMAGO_BIN=path runs another build; needs python3 with Pillow)
@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 work=${IMAGO_BENCH_DIR:-/tmp/imago-bench-budgets}
-port=${IMAGO_BENCH_PORT:-18590}
+port=
 mkdir -p "$work"
 if [ -z "${IMAGO_BIN:-}" ]; then swift build -c release --product imago >/dev/null; fi
 imago=$(realpath "${IMAGO_BIN:-.build/release/imago}")
@@ -52,11 +52,18 @@ pid=
 start_server() {  # start_server EXTRA_SERVE_JSON
     [ -n "$pid" ] && stop_server
     cat >"$work/imago.json" <<JSON
-{"dataCache": null, "serve": {"listen": "127.0.0.1:$port", "allowedSources": ["file://$work/"]$1}}
+{"dataCache": null, "serve": {"listen": "127.0.0.1:0", "allowedSources": ["file://$work/"]$1}}
 JSON
+    # Port 0: the system picks a free port, and the ready line names it (the last server's log goes first).
+    rm -f "$work/serve.log"
+    port=
     "$imago" serve --config "$work/imago.json" --quiet >"$work/serve.log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && return; sleep 0.05; done
+    for _ in $(seq 1 400); do
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/serve.log" | head -1)
+        [ -n "$port" ] && curl -s -o /dev/null "http://127.0.0.1:$port/health" && return
+        sleep 0.05
+    done
     echo "the server did not start: $(cat "$work/serve.log")" >&2
     exit 1
 }
@@ -67,7 +74,8 @@ url() {  # url OPTIONS FILE [info]
     source=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "file://$work/$2")
     echo "http://127.0.0.1:$port${3:+/info}/unsafe/$1/plain/$source"
 }
-get() { curl -s -o "$work/body" -w '%{http_code} %{time_total}' "$@" || true; }
+get_to() { local file=$1; shift; curl -s -o "$file" -w '%{http_code} %{time_total}' "$@" || true; }  # FILE URL
+get() { get_to "$work/body" "$@"; }
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
 peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$pid/status"; }
 reset_peak() { echo 5 >"/proc/$pid/clear_refs"; }
@@ -84,49 +92,70 @@ for bomb in bomb-10.gif bomb-300.gif; do
 done
 echo "bombs     imago_decodes_total $(metric imago_decodes_total); last answer: $(head -c 160 "$work/body")"
 
-# 2. Encoders at 8000x6000, one at a time and four at once.
+# 2. Encoders at 8000x6000 (over the budget: 422), and at 2000x1500 (within it: they take turns), one at a time and
+# four at once.
 budget_mib=192
-for format in jxl heic avif; do
+for format in jxl heic avif jxl@2000x1500 avif@2000x1500; do
+    size=8000x6000
+    case $format in *@*) size=${format#*@}; format=${format%@*} ;; esac
+    sides="w=${size%x*},h=${size#*x}"
     base=$(rss_kib)
     reset_peak
-    result=$(get "$(url "w=8000,h=6000,fit=fill,enlarge=1,f=$format" small.jpg)")
-    echo "encoders  $format alone: $result s, peak $(( ($(peak_kib) - base) / 1024 )) MiB over $(( base / 1024 )) MiB; $(head -c 150 "$work/body")"
+    result=$(get "$(url "$sides,fit=fill,enlarge=1,f=$format" small.jpg)")
+    echo "encoders  $format $size alone: $result s, peak $(( ($(peak_kib) - base) / 1024 )) MiB over $(( base / 1024 )) MiB; $(head -c 150 "$work/body" | tr -c '[:print:]' '.')"
     base=$(rss_kib)
     reset_peak
+    clients=()
     for quality in 51 52 53 54; do
-        get "$(url "w=8000,h=6000,fit=fill,enlarge=1,f=$format,q=$quality" small.jpg)" >"$work/four-$quality" &
+        get_to "$work/body-$quality" "$(url "$sides,fit=fill,enlarge=1,f=$format,q=$quality" small.jpg)" \
+            >"$work/four-$quality" &
+        clients+=($!)
     done
-    wait
-    echo "encoders  $format four at once: $(cat "$work"/four-* | tr '\n' ' ')| peak $(( ($(peak_kib) - base) / 1024 )) MiB over $(( base / 1024 )) MiB (budget $budget_mib MiB + 150)"
+    wait "${clients[@]}"  # not the server, which is a child too
+    echo "encoders  $format $size four at once: $(for file in "$work"/four-*; do printf '%s s; ' "$(cat "$file")"; done)peak $(( ($(peak_kib) - base) / 1024 )) MiB over $(( base / 1024 )) MiB (budget $budget_mib MiB + 150)"
     rm -f "$work"/four-*
 done
 
 # 3. A client leaves an animated conversion after 2 s.
 start_server ""
-curl -s -o /dev/null -m 2 "$(url f=webp long.gif)" || true
+conversion_url=$(url f=webp long.gif)
+thumbnail_url=$(url w=400,h=300,f=jpeg small.jpg)
+code=0
+curl -s -o /dev/null -m 2 "$conversion_url" || code=$?
 left=$(cpu_ticks)
-thumbnail=$(get "$(url w=400,h=300,f=jpeg small.jpg)")
+thumbnail=$(get "$thumbnail_url")
 sleep 1
 after1=$(cpu_ticks)
 sleep 1
 after2=$(cpu_ticks)
 ticks=$(getconf CLK_TCK)
-echo "leaving   thumbnail sent as the client left: $thumbnail s; server CPU in the 1st second after: $(( (after1 - left) * 1000 / ticks )) ms, in the 2nd: $(( (after2 - after1) * 1000 / ticks )) ms"
+echo "leaving   the client left (curl exit $code, 28: still rendering at 2 s); thumbnail sent then: $thumbnail s; server CPU in the 1st second after: $(( (after1 - left) * 1000 / ticks )) ms, in the 2nd: $(( (after2 - after1) * 1000 / ticks )) ms"
 echo "leaving   imago_client_disconnects_total $(metric imago_client_disconnects_total), imago_shed_requests_total $(metric imago_shed_requests_total)"
 
-# 4. requestTimeout 5 with the only slot busy.
+# 4. requestTimeout 5 with the only slot busy: a slow render, shared by a client who comes 2 s later (so it goes on
+# past the first one's deadline), and a request queued behind it at 0.5 s.
+# The URLs are made first: python3 starts slowly on a loaded machine.
 start_server ', "requestTimeout": 5, "maxConcurrentRequests": 1'
-get "$(url f=avif long.gif)" >"$work/busy" &
+busy_url=$(url f=avif long.gif)
+queued_url=$(url w=300,f=jpeg small.jpg)
+get_to "$work/body-busy" "$busy_url" >"$work/busy" &
+clients=($!)
 sleep 0.5
-queued=$(get "$(url w=300,f=jpeg small.jpg)")
-wait
-echo "deadline  queued request: $queued s ($(head -c 80 "$work/body")); the busy one: $(cat "$work/busy") s"
+get_to "$work/body-queued" "$queued_url" >"$work/queued" &
+clients+=($!)
+sleep 1.5
+get_to "$work/body-busy2" "$busy_url" >"$work/busy2" &
+clients+=($!)
+wait "${clients[@]}"
+echo "deadline  queued request: $(cat "$work/queued") s; the busy ones: $(cat "$work/busy") s, $(cat "$work/busy2") s"
 
 # 5. SIGTERM with shutdownGrace 5, a long render and a queued client.
 start_server ', "shutdownGrace": 5, "maxConcurrentRequests": 1, "requestTimeout": 120'
-get "$(url f=avif,q=40 long.gif)" >/dev/null &
+busy_url=$(url f=avif,q=40 long.gif)
+queued_url=$(url w=300,f=jpeg small.jpg)
+get_to "$work/body-busy" "$busy_url" >"$work/busy" &
 sleep 0.5
-get "$(url w=300,f=jpeg small.jpg)" >"$work/queued" &
+get_to "$work/body-queued" "$queued_url" >"$work/queued" &
 sleep 0.5
 begun=$(date +%s.%N)
 kill -TERM "$pid"
@@ -134,4 +163,4 @@ wait "$pid" || true
 ended=$(date +%s.%N)
 pid=
 wait
-echo "sigterm   exit $(python3 -c "print(round($ended - $begun, 2))") s after SIGTERM (grace 5); the queued client got $(cat "$work/queued")"
+echo "sigterm   exit $(python3 -c "print(round($ended - $begun, 2))") s after SIGTERM (grace 5); the busy client got $(cat "$work/busy") s, the queued one $(cat "$work/queued") s"

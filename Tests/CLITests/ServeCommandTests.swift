@@ -105,6 +105,21 @@ import Testing
         #expect(result.stderr.contains("serve.maxSourceBytes"))
     }
 
+    /// The watermark and the fallback image are loaded and checked at the start, not at each request (issue 33).
+    @Test func aWatermarkOrFallbackThatCannotBeLoadedExits1NamingTheKey() async throws {
+        let fixtures = try Fixtures()
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: fixtures.path("note.txt")))
+        for (key, value) in [("watermark", fixtures.path("note.txt")), ("fallbackImage", fixtures.path("none.png"))] {
+            let file = fixtures.path("\(key).json")
+            let json = #"{"dataCache": null, "serve": {"\#(key)": "\#(value)"}}"#
+            try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+            let result = try await ImagoTool.run(["serve", "--config", file, "--listen", "127.0.0.1:0"], timeout: 60)
+            #expect(result.status == 1, "\(key): \(result.stderr)")
+            #expect(result.stderr.contains("serve.\(key)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("listening on"), "\(result.stderr)")
+        }
+    }
+
     /// A malformed `--listen` is a bad flag value: exit 2 with the usage, as the CLI contract says (a bare port too:
     /// loopback or every interface would be a guess).
     @Test func aMalformedListenExits2WithTheUsage() async throws {

@@ -32,6 +32,20 @@ extension ServerIntegrationTests {
             #expect(try await fixture.get("/info" + fixture.path("-", origin: "img/missing.png")).status == 404)
         }
 
+        /// `/info` is a peer of images in the handler chain: the same result tiers, under a key of its own.
+        @Test func isKeptInTheResultCacheUnderAKeyOfItsOwn() async throws {
+            let fixture = try ServerFixture()
+            let path = fixture.path("w=30", origin: "img/photo.jpg")
+            let first = try await fixture.get("/info" + path)
+            let second = try await fixture.get("/info" + path)
+            #expect(first.status == 200 && second.body == first.body)
+            // The image of the same options is no /info answer: it is rendered, from the data cache or the source.
+            let image = try await fixture.get(path)
+            #expect(image.status == 200 && image.header("Content-Type") == "image/jpeg")
+            #expect(fixture.log.map(\.cache).prefix(2) == ["network", "result"], "\(fixture.log.map(\.line))")
+            #expect(fixture.log.last?.cache != "result")
+        }
+
         @Test func hashesDecodeWithTheReferenceDecodersToTheAverageColour() async throws {
             let fixture = try ServerFixture()
             for name in ["big.png", "photo.jpg"] {

@@ -50,8 +50,29 @@ extension PadProcessor: OutputSizePredicting {
 }
 
 extension ExtendProcessor: OutputSizePredicting {
+    /// The canvas: an image larger than it is cut.
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { PixelSize(width: width, height: height) }
+}
+
+extension ScaleProcessor: OutputSizePredicting {
+    /// The scaled size, or the input's own when a side would fall below 1 (the image is then left as it is).
     public func predictedOutputSize(for size: PixelSize) -> PixelSize? {
-        PixelSize(width: Swift.max(width, size.width), height: Swift.max(height, size.height))
+        outputSize(width: size.width, height: size.height).map { PixelSize(width: $0.width, height: $0.height) }
+            ?? size
+    }
+}
+
+extension AspectExtendProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? {
+        let canvas = canvas(width: size.width, height: size.height)
+        return PixelSize(width: canvas.width, height: canvas.height)
+    }
+}
+
+extension CanvasFillProcessor: OutputSizePredicting {
+    /// The canvas (a frame larger than it is cut), each side the frame's own where it is nil.
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? {
+        PixelSize(width: width ?? size.width, height: height ?? size.height)
     }
 }
 
@@ -99,5 +120,53 @@ extension RoundCornerProcessor: OutputSizePredicting {
 }
 
 extension WatermarkProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension PixelateProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension FlattenProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension RegionHidingProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension WaveletSharpenProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension TruncatedGaussianBlurProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension ChannelShiftProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension ColorizeProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension ConvolutionProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension CurveProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension EqualizeProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension NoiseProcessor: OutputSizePredicting {
+    public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
+}
+
+extension SaturationProcessor: OutputSizePredicting {
     public func predictedOutputSize(for size: PixelSize) -> PixelSize? { size }
 }

@@ -26,13 +26,10 @@ public struct StretchProcessor: ImageProcessor {
         }
         let (width, height) = outputSize(width: image.width, height: image.height)
         guard width != image.width || height != image.height else { return image }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        let total = pixels.multipliedReportingOverflow(by: max(1, image.frames.count))
-        if (overflow || pixels > limits.maxPixels || total.overflow || total.partialValue > limits.maxTotalPixels)
-            && pixels > image.width * image.height
-        {
-            throw ImagoError(.limitExceeded, "too large: stretching to \(width)x\(height) exceeds the limits")
-        }
+        // Worded as every other limit (`too large: stretching to WxH exceeds the N MP limit`).
+        try limits.checkGrowth(
+            width: width, height: height, frames: image.frames.count, sourcePixels: image.width * image.height,
+            what: "stretching")
         var result = image
         let rect = (x: 0.0, y: 0.0, width: Double(image.width), height: Double(image.height))
         result.frames = try image.frames.map { frame in

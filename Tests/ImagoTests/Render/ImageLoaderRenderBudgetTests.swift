@@ -64,6 +64,34 @@ import Testing
         #expect(rig.loader.pixelBudget.usedBytes == 0)
     }
 
+    @Test func theDialectsProcessorsPredictTheirSizeSoTheirRendersAreRefusedBeforeTheWork() async throws {
+        // 40×30 scaled ×25 (1000×750), pixelated, flattened, recoloured, sharpened and blurred (same size), extended to
+        // 1:1 (1000×1000), filled onto a 1200-wide canvas (1200×1000): every step tells its size from its input's,
+        // so the whole peak is known before the decode, and the JPEG XL encoder alone is over the budget.
+        let rig = RenderRig(pixelBudget: 4 << 20)
+        let png = try PNGCodec().encode(
+            DecodedImage(raster: try Raster(width: 40, height: 30, fill: RGBA(9, 9, 9)), format: .png))
+        let processors: [any ImageProcessor] = [
+            try ScaleProcessor(x: 25, y: 25), try PixelateProcessor(blockSize: 2),
+            FlattenProcessor(background: RGBA(255, 255, 255)), try SaturationProcessor(factor: 0.5),
+            try WaveletSharpenProcessor(amount: 1, radius: 1, luminanceOnly: true),
+            try TruncatedGaussianBlurProcessor(radius: 2), EqualizeProcessor(),
+            try ChannelShiftProcessor(red: 1, green: 0, blue: 0), try NoiseProcessor(amount: 5),
+            try AspectExtendProcessor(aspectWidth: 1, aspectHeight: 1, background: RGBA(0, 0, 0)),
+            try CanvasFillProcessor(width: 1200, height: nil, fill: .colour(RGBA(0, 0, 0))),
+        ]
+        #expect(
+            processors.predictedOutputSize(for: PixelSize(width: 40, height: 30))
+                == PixelSize(width: 1200, height: 1000))
+        let error = await #expect(throws: ImagoError.self) {
+            try await rig.render(png, to: .jxl, processors: processors)
+        }
+        #expect(error?.kind == .limitExceeded)
+        #expect(error?.reason.hasPrefix("the jxl encoder for 1200x1000") == true, "\(error?.reason ?? "")")
+        #expect(rig.loader.statistics.decodes == 0, "refused before the work: nothing was decoded")
+        #expect(rig.loader.pixelBudget.usedBytes == 0)
+    }
+
     @Test func rendersThatCannotRunTogetherTakeTurnsInsteadOfWaitingForEachOther() async throws {
         // Each needs about 24 MB at its peak (the decode, 2000×2000 processed pixels, the PNG encoder): one fits in
         // the 40 MiB budget, two do not. Reserved all at once before the work, the second waits for the first; had

@@ -219,6 +219,15 @@ final class ServeChild: @unchecked Sendable {  // `Process` is not Sendable; it 
         return process.isRunning ? nil : Date().timeIntervalSince(start)
     }
 
+    /// The CPU time the server has used so far, in seconds (user and system, from /proc).
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     func kill() {
         lock.lock()
         defer { lock.unlock() }
