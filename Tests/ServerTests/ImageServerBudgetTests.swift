@@ -105,7 +105,10 @@ extension ServerIntegrationTests {
             let thumbnail = try await fixture.get(fixture.path("w=30", origin: "img/photo.jpg"))
             let waited = Date().timeIntervalSince(left)
             #expect(thumbnail.status == 200)
-            #expect(waited < 4, "the next request waited \(waited) s for the slot")
+            // The slot is freed at the next frame boundary, not after the 300 frames (minutes in a debug build). A
+            // frame of this canvas takes up to a few seconds in a debug build on a starved machine (4.9 and 9.5 s
+            // were seen under a load of 14), so the bound only tells "one frame" from "the whole conversion".
+            #expect(waited < 20, "the next request waited \(waited) s for the slot")
             // The conversion stopped: the server's CPU falls to nearly nothing (it would keep a core busy).
             try await Task.sleep(for: .milliseconds(500))
             let before = fixture.process.cpuSeconds
