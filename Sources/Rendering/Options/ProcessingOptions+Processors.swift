@@ -36,8 +36,12 @@ extension ProcessingOptions {
         spelling: (String) -> String = { $0 }, faces: DetectionResult?
     ) throws -> [any ImageProcessor] {
         let found = faces?.filtered(to: [.face])
-        // Smart gravity (`g=face` is smart gravity on faces) looks at the faces when a detector looked.
-        let gravity = found.map { self.gravity == .smart ? Gravity.regions($0) : self.gravity } ?? self.gravity
+        // Smart gravity (`g=face` is smart gravity on faces) looks at the faces when a detector looked. The faces are
+        // placed on an image by scaling, so only a window cut from the whole source uses them: after `trim`, or (for
+        // the resize) after a `crop`, the window is smart.
+        let faceGravity = found.map { self.gravity == .smart ? Gravity.regions($0) : self.gravity } ?? self.gravity
+        let gravity = trim == nil ? faceGravity : self.gravity
+        let resizeGravity = crop == nil ? gravity : self.gravity
         var processors: [any ImageProcessor] = []
         /// Adds the processor of the option `key`, built by `make`; a value it refuses names the option.
         func add(_ key: String, _ make: () throws -> any ImageProcessor) throws {
@@ -65,7 +69,7 @@ extension ProcessingOptions {
             try add("crop") { CropProcessor(windowWidth: width, windowHeight: height, gravity: placement ?? gravity) }
         case nil: break
         }
-        if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide, gravity: gravity) {
+        if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide, gravity: resizeGravity) {
             try add(width != nil ? "w" : "h") { resize }
         }
         if let rotate { try add("rot") { try RotateProcessor(degrees: rotate) } }
@@ -146,15 +150,17 @@ extension ProcessingOptions {
         }
     }
 
-    /// Whether these options need a face detector's answer: `g=face`, `g=sm` when `smartFindsFaces` (a detector
-    /// is configured) and a window is placed by `g`, `blurfaces`, `pixelatefaces`.
+    /// Whether these options need a face detector's answer: `blurfaces`, `pixelatefaces`; `g=face`, or `g=sm` when
+    /// `smartFindsFaces` (a detector is configured), where `g` places a window cut from the whole source (not after
+    /// `trim` or a `crop` region, whose windows stay smart).
     public func wantsFaces(smartFindsFaces: Bool) -> Bool {
         guard blurFaces == nil, pixelateFaces == nil else { return true }
-        guard gravityOnFaces || (smartFindsFaces && gravity == .smart) else { return false }
+        guard gravityOnFaces || (smartFindsFaces && gravity == .smart), trim == nil else { return false }
         let both = width != nil && height != nil
         switch crop {
         case .aspect?, .window(_, _, nil)?: return true
-        default: return both && (fit == .cover || fit == .auto)
+        case nil: return both && (fit == .cover || fit == .auto)
+        default: return false
         }
     }
 

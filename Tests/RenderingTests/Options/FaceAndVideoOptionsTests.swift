@@ -71,4 +71,19 @@ import Testing
         #expect(names.first?.hasPrefix("blurregions(3.0") == true, "\(names)")
         #expect(names.contains { $0.contains("regions(") && $0.hasPrefix("resize") }, "\(names)")
     }
+
+    @Test func onlyWindowsOfTheWholeSourceLookAtFaces() throws {
+        #expect(try imago("w=10,h=10,fit=cover,g=face").wantsFaces(smartFindsFaces: false))
+        #expect(try imago("crop=16:9,g=sm").wantsFaces(smartFindsFaces: true))
+        #expect(try !imago("crop=16:9,g=sm").wantsFaces(smartFindsFaces: false))
+        #expect(try !imago("w=10,h=10,fit=cover,g=face,trim=5").wantsFaces(smartFindsFaces: true))
+        #expect(try !imago("w=10,h=10,fit=cover,g=face,crop=0:0:5:5").wantsFaces(smartFindsFaces: true))
+        #expect(try imago("w=10,h=10,g=face,blurfaces=2,trim=5").wantsFaces(smartFindsFaces: false))
+        // After a crop region the resize's window is smart, whatever was found.
+        let found = DetectionResult(
+            detector: "left-face", imageSize: PixelSize(width: 40, height: 40),
+            regions: [DetectedRegion(kind: .face, x: 0, y: 0, width: 10, height: 10, confidence: 1)])
+        let names = try imago("w=10,h=20,fit=cover,g=face,crop=0:0:30:30").processors(faces: found).map(\.identifier)
+        #expect(names.contains { $0.hasPrefix("resize") && $0.hasSuffix(",g=sm)") }, "\(names)")
+    }
 }
