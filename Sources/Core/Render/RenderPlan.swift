@@ -45,15 +45,16 @@ struct RenderPlan: Sendable {
             || (encoder?.supportsAnimation == true && output.options.allFrames)
         // A video gives its frames only when the timeline caps them (`frames=`, `fps=`); else its poster.
         let timeline = image.decodeOptions.timeline
-        let isVideo = decoder is any TimelineDecoding
-        frames = everyFrame && image.decodeOptions.frames == .all && (!isVideo || timeline.wantsFrames) ? .all : .first
+        let hasTimeline = decoder is any TimelineDecoding
+        frames =
+            everyFrame && image.decodeOptions.frames == .all && (!hasTimeline || timeline.wantsFrames) ? .all : .first
         // The structure, when every frame is wanted: an animation over the limits is refused here, before any
         // frame is decoded, whichever way it would have been converted.
         var animation: AnimationInfo?
         if frames == .all, let reader = decoder as? any AnimationInfoReading {
             var info = try reader.animationInfo(data, limits: limits)
             // A video's frames are sampled: the limits are checked against what the timeline keeps.
-            if isVideo { info.frameCount = timeline.sampledFrameCount(of: info) }
+            if hasTimeline { info.frameCount = timeline.sampledFrameCount(of: info) }
             try limits.check(
                 frames: info.frameCount, width: info.canvasSize.width, height: info.canvasSize.height,
                 format: decoder.format)
