@@ -38,3 +38,8 @@ echo "--- imago info on a video ($clip):"
 "$imago" info "$clip" 2>&1 | head -3 || true
 echo "--- imago info on a JPEG:"
 "$imago" info Tests/DetectTests/Fixtures/astronaut.jpg 2>&1 | head -2
+printf '{"codecs": ["png", "jpeg", "video"]}' > "$work/video.json"
+echo "--- imago serve with a configuration naming the video codec (exits at start):"
+timeout 30 "$imago" serve --listen 127.0.0.1:0 --config "$work/video.json" 2>&1 | head -3 || true
+echo "--- imago serve with a configuration naming the faces detector (exits at start):"
+timeout 30 "$imago" serve --listen 127.0.0.1:0 --config "$work/faces.json" 2>&1 | head -3 || true

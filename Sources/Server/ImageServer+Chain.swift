@@ -83,7 +83,9 @@ extension ImageServer {
         case nil: format = nil
         }
         let encoding = options.encodeOptions(for: format, settings: renderSettings(for: options, spellings: [:]))
-        let key = ResultKey(kind, options: options, encoding: encoding, format: format, source: url)
+        let key = ResultKey(
+            kind, options: options, encoding: encoding, format: format, source: url,
+            detector: detectorIdentifier(for: options, kind: kind))
         return RenderJob(
             kind: kind, url: url, options: options, spellings: requested.spellings, format: format,
             varies: options.format == .auto, key: key)

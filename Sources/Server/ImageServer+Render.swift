@@ -7,10 +7,24 @@ extension ImageServer {
     /// `serve.quality`, the watermark, and how the user wrote each option.
     func renderSettings(for options: ProcessingOptions, spellings: [String: String]) -> ProcessingOptions.RenderSettings
     {
-        ProcessingOptions.RenderSettings(
+        var render = ProcessingOptions.RenderSettings(
             limits: loader.settings.limits, maxOutputSide: settings.maxOutputSide,
             qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
             defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
+        render.faceDetector = faceDetector
+        return render
+    }
+
+    /// The configuration's face detector (`detectors`), or nil.
+    var faceDetector: (any ImageDetector)? { loader.registry.detector(finding: .face) }
+
+    /// The identifier of the detector whose answer `options` depend on, for the result's key: nil when they need
+    /// none (or none is configured); `/info` reports faces whenever a detector is configured.
+    func detectorIdentifier(for options: ProcessingOptions, kind: RenderJob.Kind) -> String? {
+        guard let detector = faceDetector, kind == .info || options.wantsFaces(smartFindsFaces: true) else {
+            return nil
+        }
+        return detector.identifier
     }
 
     /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image).
@@ -18,7 +32,14 @@ extension ImageServer {
         let format: RenderFormat = job.format.map { .format($0) } ?? .source(among: Self.ownFormats, otherwise: .jpeg)
         var request = try job.options.renderRequest(
             url: job.url, format: format, settings: renderSettings(for: job.options, spellings: job.spellings))
-        if job.kind == .info { request.output = .decoded() }
+        if job.kind == .info {
+            request.output = .decoded()
+            // `/info` reports the faces a configured detector finds, whatever the options.
+            if request.detection == nil, let detector = faceDetector {
+                let processors = request.image.processors
+                request.detection = RenderDetection(detector: detector) { _ in processors }
+            }
+        }
         request.sourceData = sourceData
         return request
     }

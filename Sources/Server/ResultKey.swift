@@ -9,11 +9,16 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's text.
     let text: String
 
-    init(_ kind: RenderJob.Kind, options: ProcessingOptions, encoding: EncodeOptions, format: ImageFormat?, source: URL)
-    {
+    /// `detector`: the identifier of the detector whose answer the render depends on (faces), if any.
+    init(
+        _ kind: RenderJob.Kind, options: ProcessingOptions, encoding: EncodeOptions, format: ImageFormat?, source: URL,
+        detector: String? = nil
+    ) {
         let what = kind == .info ? "info|" : ""
+        let detected = detector.map { "|detector=\($0)" } ?? ""
         text =
-            "\(what)\(options.canonical)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")|\(source.absoluteString)"
+            "\(what)\(options.canonical)\(detected)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")|"
+            + source.absoluteString
     }
 
     /// The fleet's lease on rendering it.

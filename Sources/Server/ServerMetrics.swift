@@ -86,6 +86,14 @@ final class ServerMetrics: Sendable {
         lines.append("imago_client_disconnects_total \(snapshot.disconnects)")
         family("imago_decodes_total", "counter", "Images decoded by the loader.")
         lines.append("imago_decodes_total \(loader.decodes)")
+        family("imago_detections_total", "counter", "Detector runs (faces), each on one source's bytes.")
+        lines.append("imago_detections_total \(loader.detections)")
+        family(
+            "imago_detection_cache_hits_total", "counter",
+            "Detections answered from the loader's memory or data cache (the same source's bytes).")
+        lines.append("imago_detection_cache_hits_total \(loader.detectionCacheHits)")
+        family("imago_detection_cpu_seconds_total", "counter", "CPU seconds the detectors' threads spent.")
+        lines.append("imago_detection_cpu_seconds_total \(loader.detectionCPUSeconds)")
         family("imago_result_cache_bytes", "gauge", "Bytes held by the result cache.")
         lines.append("imago_result_cache_bytes \(resultCacheBytes)")
         family(

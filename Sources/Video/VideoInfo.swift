@@ -18,12 +18,13 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     /// Frames declared or estimated (0 when unknown).
     public var frameCount: Int
 
-    /// The JSON object.
+    /// The JSON object (`imago info --json`'s and `/info`'s `video`), duration and frame rate to 3 decimals.
     public var json: JSONValue {
-        .object([
+        func rounded(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
+        return .object([
             "container": .string(container), "codec": .string(codec), "width": .number(Double(width)),
-            "height": .number(Double(height)), "rotation": .number(Double(rotation)), "duration": .number(duration),
-            "frameRate": .number(frameRate), "frameCount": .number(Double(frameCount)),
+            "height": .number(Double(height)), "rotation": .number(Double(rotation)), "duration": rounded(duration),
+            "frameRate": rounded(frameRate), "frameCount": .number(Double(frameCount)),
         ])
     }
 }
@@ -54,4 +55,17 @@ extension VideoCodec: AnimationInfoReading {
             canvasSize: PixelSize(width: info.width, height: info.height), frameCount: max(1, info.frameCount),
             totalDuration: info.duration, loopCount: 0)
     }
+}
+
+extension VideoCodec: ContainerFactsReading, TimelineDecoding {
+    /// `video`.
+    public var factsKey: String { "video" }
+
+    /// `videoInfo(_:limits:)` as JSON.
+    public func containerFacts(_ data: Data, limits: DecodeLimits) throws -> JSONValue {
+        try videoInfo(data, limits: limits).json
+    }
+
+    /// Why FFmpeg cannot be used on this machine (a build without its headers, or its libraries missing), or nil.
+    public static var unavailableReason: String? { VideoReader.loadFailure?.reason }
 }

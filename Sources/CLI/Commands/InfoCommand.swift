@@ -9,11 +9,16 @@ enum InfoCommand: Command {
             "Decodes each source and describes it: format, size, frames, loop count, orientation, alpha, "
             + "colour profile and what the decoder tolerated; --json adds ThumbHash and BlurHash placeholders.",
         positionals: PositionalSpec(name: "SRC", minimum: 1, maximum: nil),
-        flags: [.toggle("json", "print one JSON object per line per source"), HeaderOption.flag])
+        flags: [
+            .toggle("json", "print one JSON object per line per source"),
+            .toggle("faces", "with --json: list the faces the `faces` detector (OpenCV) finds, as serve's /info does"),
+            HeaderOption.flag,
+        ])
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitStatus {
         let json = arguments.has("json")
         let loader = CommandLoader(headers: try HeaderOption.headers(arguments))
+        let detector = arguments.has("faces") ? try loader.registry.makeDetector(named: "faces") : nil
         var failures = 0
         for source in arguments.positionals {
             do {
@@ -41,8 +46,18 @@ enum InfoCommand: Command {
                         try ImageInfo(image: image, orientation: image.orientation, bytes: bytes)
                     }
                     var object = describeJSON(image, info: info, source: source, animation: animation)
-                    if let video, case .object(var fields) = object {
-                        fields.append(("video", videoJSON(video)))
+                    if case .object(var fields) = object {
+                        // The same objects as serve's /info: `video`, and `faces` (the image here is unprocessed:
+                        // its output is the upright source).
+                        if let video { fields.append(("video", JSONOutput(video.json))) }
+                        if let detector {
+                            let found = try await loader.loader.detect(
+                                detector, in: sourceBytes, for: try loader.request(source))
+                            let faces = ImageInfo.faces(
+                                found, output: PixelSize(width: info.width, height: info.height))
+                            fields.append(
+                                ("faces", JSONOutput(ImageInfo.facesJSON(faces.regions, in: faces.in, output: true))))
+                        }
                         object = .object(fields)
                     }
                     Console.print(object.text)
@@ -147,14 +162,5 @@ enum InfoCommand: Command {
             + String(format: "%.2f s at %.3g fps (%d frames)", video.duration, video.frameRate, video.frameCount)
         if video.rotation != 0 { line += ", turned \(video.rotation)°" }
         return line
-    }
-
-    static func videoJSON(_ video: VideoInfo) -> JSONOutput {
-        .object([
-            ("container", .string(video.container)), ("codec", .string(video.codec)), ("width", .int(video.width)),
-            ("height", .int(video.height)), ("rotation", .int(video.rotation)),
-            ("duration", JSONOutput.rounded(video.duration, digits: 3)),
-            ("frameRate", JSONOutput.rounded(video.frameRate, digits: 3)), ("frameCount", .int(video.frameCount)),
-        ])
     }
 }

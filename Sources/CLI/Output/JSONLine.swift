@@ -1,4 +1,5 @@
 import Foundation
+import Imago
 
 /// A JSON value written with its object keys in the order given, so output lines read as the contract lists them.
 indirect enum JSONOutput: Sendable {
@@ -51,5 +52,21 @@ indirect enum JSONOutput: Sendable {
             }
         }
         return result + "\""
+    }
+}
+
+extension JSONOutput {
+    /// `value` as output, object keys sorted (a `JSONValue` object has no order).
+    init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let bool): self = .bool(bool)
+        case .number(let number):
+            self = number == number.rounded() && abs(number) < 1e15 ? .int(Int(number)) : .double(number)
+        case .string(let string): self = .string(string)
+        case .array(let items): self = .array(items.map(JSONOutput.init))
+        case .object(let fields):
+            self = .object(fields.sorted { $0.key < $1.key }.map { ($0.key, JSONOutput($0.value)) })
+        }
     }
 }

@@ -39,6 +39,7 @@ struct OpenCV {
     bool (*cascadeLoad)(cv::CascadeClassifier *, const cv::String &);
     void (*cascadeDetect)(cv::CascadeClassifier *, const cv::_InputArray &, std::vector<cv::Rect> &,
                           std::vector<int> &, double, int, int, cv::Size, cv::Size);
+    void (*setNumThreads)(int);
 };
 
 OpenCV opencv;
@@ -89,6 +90,7 @@ void load() {
         {(void **)&opencv.cascadeDetect,
          "_ZN2cv17CascadeClassifier16detectMultiScaleERKNS_11_InputArrayERSt6vectorINS_5Rect_IiEESaIS6_EERS4_"
          "IiSaIiEEdiiNS_5Size_IiEESE_"},
+        {(void **)&opencv.setNumThreads, "_ZN2cv13setNumThreadsEi"},
     };
     for (const Slot &slot : slots) {
         *slot.slot = dlsym(handle, slot.name);
@@ -99,6 +101,9 @@ void load() {
             return;
         }
     }
+    // Sequential: a detection runs on the compute thread that asked for it (whose CPU time the loader counts and
+    // whose pool bounds the work), not on worker threads of OpenCV's own.
+    opencv.setNumThreads(0);
     loadFailure = nullptr;
 }
 

@@ -32,6 +32,18 @@ public struct TimelineOptions: Sendable, Hashable, Codable {
     /// frames are decoded only when a cap says how many.
     public var wantsFrames: Bool { duration != nil || maxFrames != nil || maxFrameRate != nil }
 
+    /// How many frames sampling an animation of `info`'s length gives at most: `maxFrames`, and at `maxFrameRate`
+    /// over the span from `start` (`duration`, or to the end).
+    public func sampledFrameCount(of info: AnimationInfo) -> Int {
+        var count = info.frameCount
+        if let maxFrameRate, maxFrameRate > 0, info.totalDuration > 0 {
+            let span = max(0, min(duration ?? .infinity, info.totalDuration - start))
+            count = min(count, Int((span * maxFrameRate).rounded(.up)) + 1)
+        }
+        if let maxFrames { count = min(count, maxFrames) }
+        return max(1, count)
+    }
+
     /// A stable description of what is asked (empty for the defaults), for cache keys.
     public var cacheKeyComponent: String {
         var parts: [String] = []

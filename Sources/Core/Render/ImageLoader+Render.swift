@@ -61,27 +61,36 @@ extension ImageLoader {
     }
 
     /// The stages after the interceptors: fetch, plan, then streamed or whole.
-    private func renderStages(_ request: RenderRequest, _ image: ImageRequest, sink: LoadEventSink?) async throws
+    private func renderStages(_ request: RenderRequest, _ changed: ImageRequest, sink: LoadEventSink?) async throws
         -> (ImageResponse, RenderResult)
     {
+        var image = changed
         let start = ContinuousClock.now
         let bytes: FetchedBytes
         if let data = request.sourceData {
             bytes = FetchedBytes(data: data, origin: .network, attempts: 0, fetchDuration: 0)
         } else {
             bytes = try await fetchTasks.value(
-                for: FetchWorkKey(image), priority: PriorityBox(image.priority), sink: sink
+                for: FetchWorkKey(changed), priority: PriorityBox(changed.priority), sink: sink
             ) { work in
-                try await self.fetchBytes(image, work: work)
+                try await self.fetchBytes(changed, work: work)
             }
         }
         try Task.checkCancellation()
-        let limits = image.decodeOptions.limits == .default ? settings.limits : image.decodeOptions.limits
-        let (registry, data) = (self.registry, bytes.data)
-        let plan = try await WorkExecutor.compute.run {
-            try RenderPlan(data, request: request, image: image, registry: registry, limits: limits)
+        // The detector the processors need runs on the bytes just fetched (its answer cached with the source).
+        var found: DetectionResult?
+        if let detection = request.detection {
+            let result = try await detect(
+                detection.detector, in: SourceBytes(fetched: bytes), for: image, deadline: detection.deadline)
+            image.processors = try detection.processors(result)
+            found = result
         }
-        let result: RenderResult
+        let limits = image.decodeOptions.limits == .default ? settings.limits : image.decodeOptions.limits
+        let (registry, data, planned) = (self.registry, bytes.data, image)
+        let plan = try await WorkExecutor.compute.run {
+            try RenderPlan(data, request: request, image: planned, registry: registry, limits: limits)
+        }
+        var result: RenderResult
         let shown: DecodedImage
         if plan.streams, let animation = plan.animation {
             (result, shown) = try await stream(
@@ -122,6 +131,8 @@ extension ImageLoader {
             finished.sourceOrientation = decoded.image.orientation
             (result, shown) = (finished, processed)
         }
+        result.detection = found
+        result.containerFacts = plan.containerFacts
         let response = ImageResponse(
             image: shown, request: image, origin: bytes.origin, attempts: bytes.attempts,
             metrics: LoadMetrics(

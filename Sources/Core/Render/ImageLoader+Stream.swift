@@ -32,14 +32,20 @@ extension ImageLoader {
             refusingOverCapacityFor: "streaming \(animation.frameCount) frames of \(canvas) into \(plan.format)")
         defer { reserved.release() }
         let queuedSince = ContinuousClock.now
-        let (data, processors) = (bytes.data, image.processors)
+        // The frames the timeline samples (a video's `frames=`, `fps=`), at the reduced size it asks for.
+        var decode = DecodeOptions(limits: limits)
+        decode.timeline = image.decodeOptions.timeline
+        if decode.timeline.wantsFrames {
+            (decode.targetSize, decode.contentMode) = (image.decodeOptions.targetSize, image.decodeOptions.contentMode)
+        }
+        let (data, processors, decoding) = (bytes.data, image.processors, decode)
         return try await decodeLimiter.withSlot(priority: PriorityBox(image.priority)) {
             let start = ContinuousClock.now
             counters.decodes.increment()
             // The first frame, to learn the output's size.
             let session = try await StopFlag.computing { stop in
                 try FrameStream(
-                    data, decoder: decoder, limits: limits, processors: processors,
+                    data, decoder: decoder, options: decoding, processors: processors,
                     appliesOrientation: image.appliesOrientation, stop: stop)
             }
             // Processors that could not tell: the encoder's memory charged now, without waiting (the canvases are
@@ -84,10 +90,10 @@ final class FrameStream: @unchecked Sendable {
 
     /// Opens `data` and processes its first frame.
     init(
-        _ data: Data, decoder: any AnimatedImageDecoding, limits: DecodeLimits, processors: [any ImageProcessor],
+        _ data: Data, decoder: any AnimatedImageDecoding, options: DecodeOptions, processors: [any ImageProcessor],
         appliesOrientation: Bool, stop: StopFlag
     ) throws {
-        source = try decoder.makeFrameSource(data, options: DecodeOptions(limits: limits))
+        source = try decoder.makeFrameSource(data, options: options)
         format = decoder.format
         orientation = source.orientation
         let upright = appliesOrientation ? orientation : .up

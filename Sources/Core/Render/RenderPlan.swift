@@ -16,6 +16,8 @@ struct RenderPlan: Sendable {
     let frames: FrameSelection
     /// Whether the frames are converted one at a time.
     let streams: Bool
+    /// A decoded render's container facts, by key (`ContainerFactsReading`).
+    let containerFacts: [String: JSONValue]
 
     /// The plan for `data`; CPU-bound (the structure is walked): call it off the cooperative pool.
     init(_ data: Data, request: RenderRequest, image: ImageRequest, registry: PluginRegistry, limits: DecodeLimits)
@@ -41,12 +43,18 @@ struct RenderPlan: Sendable {
         let everyFrame =
             output.kind == .decoded || output.frame != nil
             || (encoder?.supportsAnimation == true && output.options.allFrames)
-        frames = everyFrame && image.decodeOptions.frames == .all ? .all : .first
+        // A video gives its frames only when the timeline caps them (`frames=`, `fps=`); else its poster.
+        let timeline = image.decodeOptions.timeline
+        let hasTimeline = decoder is any TimelineDecoding
+        frames =
+            everyFrame && image.decodeOptions.frames == .all && (!hasTimeline || timeline.wantsFrames) ? .all : .first
         // The structure, when every frame is wanted: an animation over the limits is refused here, before any
         // frame is decoded, whichever way it would have been converted.
         var animation: AnimationInfo?
         if frames == .all, let reader = decoder as? any AnimationInfoReading {
-            let info = try reader.animationInfo(data, limits: limits)
+            var info = try reader.animationInfo(data, limits: limits)
+            // A video's frames are sampled: the limits are checked against what the timeline keeps.
+            if hasTimeline { info.frameCount = timeline.sampledFrameCount(of: info) }
             try limits.check(
                 frames: info.frameCount, width: info.canvasSize.width, height: info.canvasSize.height,
                 format: decoder.format)
@@ -60,6 +68,11 @@ struct RenderPlan: Sendable {
             output.kind == .encoded && output.frame == nil && output.maxBytes == nil && animation != nil
             && decoder is any AnimatedImageDecoding && encoder is any AnimatedImageEncoding
             && image.decodeOptions.colorProfiles == .convertToSRGB && image.processors.processFramesIndependently
+        var facts: [String: JSONValue] = [:]
+        if output.kind == .decoded, let reader = decoder as? any ContainerFactsReading {
+            facts[reader.factsKey] = try reader.containerFacts(data, limits: limits)
+        }
+        containerFacts = facts
     }
 
     /// The error of a frame index beyond the last.

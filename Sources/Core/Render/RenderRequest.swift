@@ -11,6 +11,9 @@ public struct RenderRequest: Sendable {
     /// The source's encoded bytes, when the caller holds them already (an operator's fallback image): then nothing
     /// is fetched and no source policy applies.
     public var sourceData: Data?
+    /// A detector the processors need (faces for `g=face`, `blurfaces`): run on the source before the plan, its
+    /// answer making `image.processors`.
+    public var detection: RenderDetection?
 
     /// A render of `image` into `output`.
     public init(image: ImageRequest, output: RenderOutput, sourceData: Data? = nil) {
@@ -101,4 +104,8 @@ public struct RenderResult: Sendable {
     public var streamed: Bool
     /// What the source's decoder reported (an animation that ended early, corrupt data decoded past).
     public var warnings: [String]
+    /// What the request's detector found, in the upright source's pixels (`RenderRequest.detection`).
+    public var detection: DetectionResult? = nil
+    /// A decoded render's container facts (`ContainerFactsReading`), by their key: `video`.
+    public var containerFacts: [String: JSONValue] = [:]
 }

@@ -24,6 +24,13 @@ public struct ImageInfo: Sendable, Hashable {
     public var blurhash: String
     /// The source's `Last-Modified`, when its transport or the data cache gave one (not part of `json`).
     public var sourceLastModified: String?
+    /// The faces a detector found, when one ran: in the output's pixels when the output is a scaled copy of the
+    /// source, else (a crop) in the upright source's; `facesSize` says which.
+    public var faces: [DetectedRegion]?
+    /// The size `faces` are placed in.
+    public var facesSize: PixelSize?
+    /// What the source's container says (`video`: container, codec, size, duration, frame rate), by key.
+    public var containerFacts: [String: JSONValue] = [:]
 
     /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
     /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
@@ -45,15 +52,49 @@ public struct ImageInfo: Sendable, Hashable {
     }
 
     /// The JSON object (`format`, `width`, `height`, `frames`, `durations`, `orientation`, `hasAlpha`,
-    /// `iccProfile`, `bytes`, `thumbhash`, `blurhash`).
+    /// `iccProfile`, `bytes`, `thumbhash`, `blurhash`; `faces` when a detector ran, each container fact such as
+    /// `video`).
     public var json: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "format": .string(format), "width": .number(Double(width)), "height": .number(Double(height)),
             "frames": .number(Double(frames)), "durations": .array(durations.map { .number($0) }),
             "orientation": .number(Double(orientation)), "hasAlpha": .bool(hasAlpha),
             "iccProfile": iccProfile.map(JSONValue.string) ?? .null, "bytes": .number(Double(bytes)),
             "thumbhash": .string(thumbhash), "blurhash": .string(blurhash),
+        ]
+        if let faces, let facesSize {
+            object["faces"] = Self.facesJSON(
+                faces, in: facesSize, output: facesSize == PixelSize(width: width, height: height))
+        }
+        object.merge(containerFacts) { own, _ in own }
+        return .object(object)
+    }
+
+    /// `{"in": "output" | "source", "width", "height", "regions": [{"x", "y", "width", "height", "confidence"}]}`.
+    public static func facesJSON(_ faces: [DetectedRegion], in size: PixelSize, output: Bool) -> JSONValue {
+        .object([
+            "in": .string(output ? "output" : "source"), "width": .number(Double(size.width)),
+            "height": .number(Double(size.height)),
+            "regions": .array(
+                faces.map { face in
+                    .object([
+                        "x": .number(Double(face.x)), "y": .number(Double(face.y)),
+                        "width": .number(Double(face.width)), "height": .number(Double(face.height)),
+                        "confidence": .number((face.confidence * 1000).rounded() / 1000),
+                    ])
+                }),
         ])
+    }
+
+    /// `found`'s faces placed on an output of `output` pixels when it is a scaled copy of the source (the same
+    /// aspect ratio within a pixel), else in the source's upright pixels.
+    public static func faces(_ found: DetectionResult, output: PixelSize) -> (regions: [DetectedRegion], in: PixelSize)
+    {
+        let source = found.imageSize
+        let scaledWidth = Double(source.width) * Double(output.height) / Double(max(1, source.height))
+        let faces = found.filtered(to: [.face])
+        guard abs(scaledWidth - Double(output.width)) <= 1 else { return (faces.regions, source) }
+        return (faces.regions(in: output), output)
     }
 
     /// The information of a decoded render (`RenderOutput.decoded()`): its processed image, the source's
@@ -64,6 +105,10 @@ public struct ImageInfo: Sendable, Hashable {
         }
         try self.init(image: image, orientation: result.sourceOrientation, bytes: result.sourceByteCount)
         sourceLastModified = result.sourceLastModified
+        if let found = result.detection {
+            (faces, facesSize) = Self.faces(found, output: PixelSize(width: width, height: height))
+        }
+        containerFacts = result.containerFacts
     }
 
     /// Renders `request`'s source with `loader` (decoded, processed by its processors, never encoded) and

@@ -1,5 +1,5 @@
-/// The one place options become processors, in the fixed order of operations: trim, crop, resize/fit with
-/// gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
+/// The one place options become processors, in the fixed order of operations: faces hidden, trim, crop,
+/// resize/fit with gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
 /// encoding follow, in the encoder: `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
@@ -23,6 +23,25 @@ extension ProcessingOptions {
         limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
         spelling: (String) -> String = { $0 }
     ) throws -> [any ImageProcessor] {
+        try processors(
+            limits: limits, maxOutputSide: maxOutputSide, watermark: watermark, spelling: spelling, faces: nil)
+    }
+
+    /// The processors these options ask for, with what a face detector found in the source (`faces`, in the
+    /// upright source's pixels; nil when none ran): `g=face` (and `g=sm`, when a detector ran) place their windows
+    /// on the faces, `blurfaces` and `pixelatefaces` hide them. Without `faces`, `g=face` is smart gravity and
+    /// nothing is hidden.
+    public func processors(
+        limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
+        spelling: (String) -> String = { $0 }, faces: DetectionResult?
+    ) throws -> [any ImageProcessor] {
+        let found = faces?.filtered(to: [.face])
+        // Smart gravity (`g=face` is smart gravity on faces) looks at the faces when a detector looked. The faces are
+        // placed on an image by scaling, so only a window cut from the whole source uses them: after `trim`, or (for
+        // the resize) after a `crop`, the window is smart.
+        let faceGravity = found.map { self.gravity == .smart ? Gravity.regions($0) : self.gravity } ?? self.gravity
+        let gravity = trim == nil ? faceGravity : self.gravity
+        let resizeGravity = crop == nil ? gravity : self.gravity
         var processors: [any ImageProcessor] = []
         /// Adds the processor of the option `key`, built by `make`; a value it refuses names the option.
         func add(_ key: String, _ make: () throws -> any ImageProcessor) throws {
@@ -33,6 +52,14 @@ extension ProcessingOptions {
                 throw OptionError(.conflicting, item: option, message: "option \"\(option)\": \(error.reason)")
             }
         }
+        // The faces are placed by scaling onto the image a processor receives: they are hidden first, on the whole
+        // (upright, maybe reduced) source.
+        if let found, let sigma = blurFaces {
+            try add("blurfaces") { try RegionHidingProcessor(regions: found, style: .blur(sigma: sigma)) }
+        }
+        if let found, let cell = pixelateFaces {
+            try add("pixelatefaces") { try RegionHidingProcessor(regions: found, style: .pixelate(cell: cell)) }
+        }
         if let trim { try add("trim") { try TrimProcessor(threshold: trim) } }
         switch crop {
         case .region(let region)?: try add("crop") { CropProcessor(region: region) }
@@ -42,7 +69,7 @@ extension ProcessingOptions {
             try add("crop") { CropProcessor(windowWidth: width, windowHeight: height, gravity: placement ?? gravity) }
         case nil: break
         }
-        if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide) {
+        if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide, gravity: resizeGravity) {
             try add(width != nil ? "w" : "h") { resize }
         }
         if let rotate { try add("rot") { try RotateProcessor(degrees: rotate) } }
@@ -67,7 +94,7 @@ extension ProcessingOptions {
             }
         }
         if extend, fit == .contain, let width = outputWidth, let height = outputHeight {
-            let placement = extendGravity ?? (gravity == .smart ? .center : gravity)
+            let placement = extendGravity ?? (self.gravity == .smart ? .center : self.gravity)
             try add("ext") {
                 var processor = try ExtendProcessor(
                     width: width, height: height, gravity: placement, background: background)
@@ -98,7 +125,7 @@ extension ProcessingOptions {
         return processors
     }
 
-    private func resizeProcessor(limits: DecodeLimits, maxOutputSide: Int) -> (any ImageProcessor)? {
+    private func resizeProcessor(limits: DecodeLimits, maxOutputSide: Int, gravity: Gravity) -> (any ImageProcessor)? {
         guard width != nil || height != nil else { return nil }
         let width = outputWidth ?? maxOutputSide
         let height = outputHeight ?? maxOutputSide
@@ -120,6 +147,20 @@ extension ProcessingOptions {
             var stretch = StretchProcessor(width: width, height: height, upscale: enlarge)
             stretch.limits = limits
             return stretch
+        }
+    }
+
+    /// Whether these options need a face detector's answer: `blurfaces`, `pixelatefaces`; `g=face`, or `g=sm` when
+    /// `smartFindsFaces` (a detector is configured), where `g` places a window cut from the whole source (not after
+    /// `trim` or a `crop` region, whose windows stay smart).
+    public func wantsFaces(smartFindsFaces: Bool) -> Bool {
+        guard blurFaces == nil, pixelateFaces == nil else { return true }
+        guard gravityOnFaces || (smartFindsFaces && gravity == .smart), trim == nil else { return false }
+        let both = width != nil && height != nil
+        switch crop {
+        case .aspect?, .window(_, _, nil)?: return true
+        case nil: return both && (fit == .cover || fit == .auto)
+        default: return false
         }
     }
 

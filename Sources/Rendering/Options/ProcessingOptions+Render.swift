@@ -18,6 +18,11 @@ extension ProcessingOptions {
         public var watermark: WatermarkImage?
         /// An option (by its Imago key) as the user wrote it.
         public var spelling: @Sendable (String) -> String
+        /// The detector that finds faces for `g=face`, `g=sm`, `blurfaces` and `pixelatefaces`; nil: none is
+        /// configured (`g=face` is smart gravity then, and `blurfaces`/`pixelatefaces` are refused).
+        public var faceDetector: (any ImageDetector)?
+        /// When the face detection gives up (the render's caller's cancellation stops it too).
+        public var detectionDeadline: ContinuousClock.Instant?
 
         /// Settings.
         public init(
@@ -40,11 +45,26 @@ extension ProcessingOptions {
 
     /// The render of `url` these options ask for, into `format`: their processors, a decode target so JPEG and
     /// WebP can decode reduced, the profile kept when `strip=0`, and the output's quality, `maxb` and `frame`.
+    /// With a face detector configured (`settings.faceDetector`), options that need faces get a `detection`
+    /// whose answer makes the processors; without one, `blurfaces` and `pixelatefaces` throw an `OptionError`
+    /// naming the missing detector.
     public func renderRequest(url: URL, format: RenderFormat, settings: RenderSettings) throws -> RenderRequest {
         let processors = try self.processors(
             limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
             spelling: settings.spelling)
+        if settings.faceDetector == nil,
+            let key = blurFaces != nil ? "blurfaces" : pixelateFaces != nil ? "pixelatefaces" : nil
+        {
+            let option = OptionError.shown(settings.spelling(key))
+            throw OptionError(
+                .conflicting, item: option,
+                message: "option \"\(option)\": no face detector is configured (add {\"name\": \"faces\"} to the "
+                    + "configuration's detectors)")
+        }
         var decode = DecodeOptions()
+        decode.timeline = TimelineOptions(
+            posterTime: posterTime, maxFrames: previewFrames, maxFrameRate: previewFrameRate)
+        decode.timeline.posterAtKeyframe = posterAtKeyframe
         if !strip { decode.colorProfiles = .keep }
         if allowsReducedDecode {
             // The decoder picks its reduction from the stored size, before the EXIF orientation turns the image;
@@ -58,7 +78,16 @@ extension ProcessingOptions {
             format: format, options: encodeOptions(for: named, settings: settings),
             qualities: quality == nil ? settings.qualities : [:], maxBytes: maxBytes, frame: frame)
         output.maxBytesSpelling = maxBytes.map { _ in settings.spelling("maxb") }
-        return RenderRequest(
+        var request = RenderRequest(
             image: ImageRequest(url: url, processors: processors, decodeOptions: decode), output: output)
+        if let detector = settings.faceDetector, wantsFaces(smartFindsFaces: true) {
+            let options = self
+            request.detection = RenderDetection(detector: detector, deadline: settings.detectionDeadline) { faces in
+                try options.processors(
+                    limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
+                    spelling: settings.spelling, faces: faces)
+            }
+        }
+        return request
     }
 }

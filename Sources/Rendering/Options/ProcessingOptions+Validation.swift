@@ -16,6 +16,9 @@ extension ProcessingOptions {
         if let pad = outputPadding, max(pad.top, pad.right, pad.bottom, pad.left) > context.maxOutputSide {
             throw conflict("pad", "\(dprNote) is over the limit of \(context.maxOutputSide) px")
         }
+        if blurFaces != nil, pixelateFaces != nil {
+            throw conflict("pixelatefaces", " cannot go with \"\(OptionError.shown(spelling("blurfaces")))\"")
+        }
         if extend, width == nil || height == nil {
             throw conflict("ext", " needs both a width and a height to extend to")
         }

@@ -129,6 +129,22 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var expires: Int?
     /// `strip` (default on): drop metadata; off keeps the source's ICC profile.
     public var strip = true
+    /// `g=face`: `g` places windows on the faces a face detector finds; `gravity` is then `.smart`, what it falls
+    /// back to when no face is found or no detector is configured.
+    public var gravityOnFaces = false
+    /// `blurfaces`: the faces found blurred with this Gaussian sigma, 0.3…100.
+    public var blurFaces: Double?
+    /// `pixelatefaces`: the faces found pixelated in squares of this many pixels, 2…256.
+    public var pixelateFaces: Int?
+    /// `t`: a video's poster time, in seconds; nil: the first frame that is neither nearly black nor flat.
+    public var posterTime: Double?
+    /// `t=S:k`: the poster may be the keyframe at or before `posterTime` (one frame decoded) rather than the exact
+    /// frame.
+    public var posterAtKeyframe = false
+    /// `frames`: an animated preview of a video (`f=webp` or `gif`) of at most this many frames.
+    public var previewFrames: Int?
+    /// `fps`: an animated preview of a video sampled at most this many frames a second.
+    public var previewFrameRate: Double?
 
     /// No options.
     public init() {}

@@ -106,6 +106,7 @@ import Testing
             ProcessingOptions.grammar.rows.map(\.name) == [
                 "w", "h", "fit", "enlarge", "f", "q", "frame", "dpr", "trim", "crop", "g", "rot", "flip", "pad", "ext",
                 "bg", "blur", "sharpen", "wm", "gray", "bright", "contrast", "round", "pr", "maxb", "exp", "strip",
+                "blurfaces", "pixelatefaces", "t", "frames", "fps",
             ])
     }
 }

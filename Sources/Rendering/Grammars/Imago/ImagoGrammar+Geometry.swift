@@ -2,7 +2,7 @@
 extension ProcessingOptions {
     static let cropExpected =
         "X:Y:W:H (whole numbers are pixels, 0.5 a fraction), W:H (an aspect ratio) or W:H:G (a window placed by G)"
-    static let gravityExpected = "c, n, s, e, w, ne, nw, se, sw, fp:X:Y (fractions 0 to 1) or sm"
+    static let gravityExpected = "c, n, s, e, w, ne, nw, se, sw, fp:X:Y (fractions 0 to 1), sm or face"
     static let placementExpected = "c, n, s, e, w, ne, nw, se, sw or fp:X:Y"
 
     static let geometryRows: [OptionRow<Void>] = [
@@ -10,7 +10,15 @@ extension ProcessingOptions {
             $0.trim = try $1.int(0, in: 0...255)
         },
         row("crop", cropExpected, arguments: 2...5, canonical: { $0.canonicalCrop }) { $0.crop = try crop($1) },
-        row("g", gravityExpected, arguments: 1...3, canonical: { $0.gravity == .center ? nil : $0.gravity.code }) {
+        row(
+            "g", gravityExpected, arguments: 1...3,
+            canonical: { $0.gravityOnFaces ? "face" : $0.gravity == .center ? nil : $0.gravity.code }
+        ) {
+            $0.gravityOnFaces = $1.values == ["face"]
+            guard !$0.gravityOnFaces else {
+                $0.gravity = .smart
+                return
+            }
             let (gravity, taken) = try $1.gravity(at: 0, allowsSmart: true, expected: gravityExpected)
             guard taken == $1.count else { throw $1.malformed() }
             $0.gravity = gravity

@@ -6,7 +6,7 @@ extension ProcessingOptions {
     public static let grammar = OptionGrammar<Void>(
         style: OptionStyle(
             grammar: "", noun: "option", valueSeparator: "=", numbers: .canonical, booleans: ["0": false, "1": true]),
-        rows: basicRows + geometryRows + filterRows + colourRows + outputRows, laterOptionsOverride: false)
+        rows: basicRows + geometryRows + filterRows + colourRows + outputRows + mediaRows, laterOptionsOverride: false)
 
     /// The items of `segment`: `-` is none; each item must be `key=value`.
     public static func items(of segment: Substring) throws -> [OptionItem] {

@@ -50,8 +50,19 @@ extension ImgproxyGrammar {
     }
 
     static let placementRows: [Row] = [
-        Row(["gravity", "g"], expected: "TYPE:X_OFFSET:Y_OFFSET, fp:X:Y or sm", arguments: 1...3, writes: ["g"]) {
-            reading, arguments in
+        Row(
+            ["gravity", "g"], expected: "TYPE:X_OFFSET:Y_OFFSET, fp:X:Y, sm or obj:face", arguments: 1...3,
+            writes: ["g"]
+        ) { reading, arguments in
+            // `obj:face`: the faces a face detector finds (smart gravity without one); no other object class.
+            reading.options.gravityOnFaces = arguments.values.first == "obj"
+            guard !reading.options.gravityOnFaces else {
+                guard arguments.values.dropFirst() == ["face"] else {
+                    throw arguments.unsupported("object gravity: Imago's detector finds faces only (obj:face)")
+                }
+                reading.options.gravity = .smart
+                return
+            }
             reading.options.gravity = try gravity(arguments, at: 0, allowsSmart: true)
         },
         Row(["crop", "c"], expected: "WIDTH:HEIGHT:GRAVITY", arguments: 2...5, writes: ["crop"]) {
