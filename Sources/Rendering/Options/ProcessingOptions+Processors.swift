@@ -185,10 +185,13 @@ extension ProcessingOptions {
     }
 
     /// Whether the resize's adjustments work on the source's own pixels: focal regions and `orig` sides are in
-    /// them, thumbor's window is cut from them, and a zoom or minimum side may ask for more than `w` and `h`.
+    /// them, thumbor's window is cut from them, sides rounded down are computed from them (a reduced decode's
+    /// size is not exactly the source's over the reduction), and a zoom or minimum side may ask for more than `w`
+    /// and `h`.
     private var adjustmentsNeedFullSize: Bool {
         !adjustments.focalRegions.isEmpty || adjustments.usesSourceWidth || adjustments.usesSourceHeight
-            || adjustments.cropsWholePixels || adjustments.zoom != (1, 1) || adjustments.minimumWidth > 0
+            || adjustments.cropsWholePixels || adjustments.roundsSidesDown || adjustments.zoom != (1, 1)
+            || adjustments.minimumWidth > 0
             || adjustments.minimumHeight > 0
     }
 
