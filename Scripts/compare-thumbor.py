@@ -86,7 +86,7 @@ def free_port():
 
 def get(port, path):
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=300) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
@@ -123,7 +123,9 @@ def start_imago(imago, work, images):
                                               capture_output=True).stdout)
     configuration["dataCache"] = None
     serve = configuration["serve"]
-    serve.update({"listen": "127.0.0.1:0", "allowedSources": [f"file://{images}/"], "quality": {"jpeg": 85}})
+    # A generous deadline: a debug build's blur of radius 150 (thumbor's largest) takes tens of seconds.
+    serve.update({"listen": "127.0.0.1:0", "allowedSources": [f"file://{images}/"], "quality": {"jpeg": 85},
+                  "requestTimeout": 300})
     serve["dialects"]["imagoPathPrefix"] = "/imago"
     serve["dialects"]["thumbor"] = {"enabled": True, "securityKey": KEY, "allowUnsafe": True,
                                     "loaderBase": f"file://{images}/", "pathPrefix": ""}

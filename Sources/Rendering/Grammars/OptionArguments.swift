@@ -127,9 +127,18 @@ public enum NumberSpelling: Sendable, Hashable {
     /// Any digits (`010`, `1.50`): the value is what counts, and the options model (so the cache key) holds the
     /// value, whatever its spelling.
     case plain
+    /// Every valid spelling (`NumberText`): any digits, a `+` sign (and a `-` where the range has negative
+    /// numbers), a whole number written with a zero fraction (`300.0`, `300.`); what Imago's grammar and imgproxy's
+    /// (Go's `Atoi` and `ParseFloat` take a sign) read. The model holds the value, so every spelling has one key.
+    case any
 
-    /// Digits (and a `-` where `range` has negative numbers), at most 10 of them, within `range`.
+    /// Digits (and a `-` where `range` has negative numbers), at most 10 of them, within `range`; `any` reads every
+    /// spelling `NumberText` does.
     func integer(_ text: Substring, in range: ClosedRange<Int>) -> Int? {
+        if self == .any {
+            let sign: NumberText.Sign = range.lowerBound < 0 ? .any : .plus
+            return NumberText.integer(text, sign: sign, allowsFraction: true).flatMap { range.contains($0) ? $0 : nil }
+        }
         let negative = text.hasPrefix("-") && range.lowerBound < 0
         let digits = negative ? text.dropFirst() : text
         guard !digits.isEmpty, digits.count <= 10, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
@@ -144,6 +153,10 @@ public enum NumberSpelling: Sendable, Hashable {
     /// `D` or `D.D` (and a `-` where `range` has negative numbers), within `range`; plain spellings may leave out
     /// one side of the point (`1.`, `.5`), as thumbor's pattern and Go's `ParseFloat` do.
     func decimal(_ text: Substring, in range: ClosedRange<Double>) -> Double? {
+        if self == .any {
+            let sign: NumberText.Sign = range.lowerBound < 0 ? .any : .plus
+            return NumberText.decimal(text, sign: sign).flatMap { range.contains($0) ? $0 : nil }
+        }
         let negative = text.hasPrefix("-") && range.lowerBound < 0
         let digits = negative ? text.dropFirst() : text
         let parts = digits.split(separator: ".", omittingEmptySubsequences: false)

@@ -60,17 +60,40 @@ extension ProcessingOptions {
         if let found, let cell = pixelateFaces {
             try add("pixelatefaces") { try RegionHidingProcessor(regions: found, style: .pixelate(cell: cell)) }
         }
-        if let trim { try add("trim") { try TrimProcessor(threshold: trim) } }
+        if let trim {
+            try add("trim") {
+                try TrimProcessor(
+                    threshold: trim, reference: trimRule.reference, distance: trimRule.distance,
+                    equalHorizontal: trimRule.equalHorizontal, equalVertical: trimRule.equalVertical)
+            }
+        }
+        // A window placed by `g` moves by `g`'s offsets; one with its own gravity by its own.
+        let gravityOffset = Offset(x: adjustments.offset.x, y: adjustments.offset.y).scaled(dpr)
         switch crop {
         case .region(let region)?: try add("crop") { CropProcessor(region: region) }
         case .aspect(let width, let height)?:
-            try add("crop") { CropProcessor(aspectWidth: width, aspectHeight: height, gravity: gravity) }
+            try add("crop") {
+                var crop = CropProcessor(aspectWidth: width, aspectHeight: height, gravity: gravity)
+                crop.offset = gravityOffset
+                return crop
+            }
         case .window(let width, let height, let placement)?:
-            try add("crop") { CropProcessor(windowWidth: width, windowHeight: height, gravity: placement ?? gravity) }
+            try add("crop") {
+                var crop = CropProcessor(windowWidth: width, windowHeight: height, gravity: placement ?? gravity)
+                crop.offset = placement == nil ? gravityOffset : cropOffset.scaled(dpr)
+                return crop
+            }
         case nil: break
         }
         if let resize = resizeProcessor(limits: limits, maxOutputSide: maxOutputSide, gravity: resizeGravity) {
             try add(width != nil ? "w" : "h") { resize }
+        }
+        if let scale {
+            try add("scale") {
+                var processor = try ScaleProcessor(x: scale.x, y: scale.y, rounding: scale.rounding)
+                processor.limits = limits
+                return processor
+            }
         }
         if let rotate { try add("rot") { try RotateProcessor(degrees: rotate) } }
         switch flip {
@@ -81,9 +104,20 @@ extension ProcessingOptions {
         }
         if let blur { try add("blur") { try BlurProcessor(sigma: blur) } }
         if let sharpen { try add("sharpen") { try SharpenProcessor(sigma: sharpen) } }
+        if let blur = truncatedBlur {
+            try add("gblur") { try TruncatedGaussianBlurProcessor(radius: blur.radius, sigma: blur.sigma) }
+        }
+        if let sharpen = waveletSharpen {
+            try add("wsharpen") {
+                try WaveletSharpenProcessor(
+                    amount: sharpen.amount, radius: sharpen.radius, luminanceOnly: sharpen.luminanceOnly)
+            }
+        }
         if grayscale { try add("gray") { GrayscaleProcessor() } }
         if let brightness { try add("bright") { try BrightnessProcessor(amount: brightness) } }
         if let contrast { try add("contrast") { try ContrastProcessor(amount: contrast) } }
+        for (key, make) in try effectProcessors() { try add(key, make) }
+        if let pixelate { try add("pix") { try PixelateProcessor(blockSize: Self.scaled(pixelate, dpr)) } }
         let background = self.background ?? RGBA(255, 255, 255)
         if let pad = outputPadding {
             try add("pad") {
@@ -98,10 +132,29 @@ extension ProcessingOptions {
             try add("ext") {
                 var processor = try ExtendProcessor(
                     width: width, height: height, gravity: placement, background: background)
+                processor.offset = extendOffset.scaled(dpr)
                 processor.limits = limits
                 return processor
             }
         }
+        if let placement = aspectExtend, let width = outputWidth, let height = outputHeight {
+            try add("exar") {
+                var processor = try AspectExtendProcessor(
+                    aspectWidth: width, aspectHeight: height, gravity: placement, background: background)
+                processor.limits = limits
+                return processor
+            }
+        }
+        if let canvas = canvasFill {
+            let box = canvas.usesTargetSize ? (outputWidth, outputHeight) : (nil, nil)
+            try add("fill") {
+                var processor = try CanvasFillProcessor(
+                    width: box.0, height: box.1, fill: canvas.fill, fillsTransparency: canvas.fillsTransparency)
+                processor.limits = limits
+                return processor
+            }
+        }
+        if let flatten { try add("flatten") { FlattenProcessor(background: flatten) } }
         if let round = roundCorners {
             try add("round") {
                 try RoundCornerProcessor(
@@ -130,12 +183,13 @@ extension ProcessingOptions {
         let width = outputWidth ?? maxOutputSide
         let height = outputHeight ?? maxOutputSide
         let both = self.width != nil && self.height != nil
-        switch both ? fit : .contain {
+        switch both || fit == .fill ? fit : .contain {
         case .contain, .cover:
             let mode: ContentMode = fit == .cover && both ? .fill : .fit
             var resize = ResizeProcessor(
                 width: width, height: height, mode: mode, upscale: enlarge, gravity: mode == .fill ? gravity : .center)
             resize.limits = limits
+            resize.adjustments = outputAdjustments
             return resize
         case .auto, .adaptive, .outside:
             var resize = OrientationFitProcessor(
@@ -144,7 +198,8 @@ extension ProcessingOptions {
             resize.limits = limits
             return resize
         case .fill:
-            var stretch = StretchProcessor(width: width, height: height, upscale: enlarge)
+            // One side 0 keeps the aspect ratio (imgproxy's `rs:force:0:300`).
+            var stretch = StretchProcessor(width: outputWidth ?? 0, height: outputHeight ?? 0, upscale: enlarge)
             stretch.limits = limits
             return stretch
         }
@@ -166,7 +221,20 @@ extension ProcessingOptions {
 
     /// Whether the decoder may decode at a reduced scale for the resize: not when `trim` or `crop` come first
     /// (crop pixels are pixels of the full-size source, and a crop keeps less than the resize expects).
-    public var allowsReducedDecode: Bool { trim == nil && crop == nil && (width != nil || height != nil) }
+    public var allowsReducedDecode: Bool {
+        trim == nil && crop == nil && (width != nil || height != nil) && !adjustmentsNeedFullSize
+    }
+
+    /// Whether the resize's adjustments work on the source's own pixels: focal regions and `orig` sides are in
+    /// them, thumbor's window is cut from them, sides rounded down are computed from them (a reduced decode's
+    /// size is not exactly the source's over the reduction), and a zoom or minimum side may ask for more than `w`
+    /// and `h`.
+    private var adjustmentsNeedFullSize: Bool {
+        !adjustments.focalRegions.isEmpty || adjustments.usesSourceWidth || adjustments.usesSourceHeight
+            || adjustments.cropsWholePixels || adjustments.roundsSidesDown || adjustments.zoom != (1, 1)
+            || adjustments.minimumWidth > 0
+            || adjustments.minimumHeight > 0
+    }
 
     /// What encoders of formats without alpha composite transparent pixels onto: `bg`, else white.
     public var flattenBackground: RGBColor {

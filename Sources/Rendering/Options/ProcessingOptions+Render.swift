@@ -35,11 +35,12 @@ extension ProcessingOptions {
         }
     }
 
-    /// The encoder's options for `format` (nil: chosen by the render): `q`, else the format's quality, and the
-    /// background of formats without alpha.
+    /// The encoder's options for `format` (nil: chosen by the render): `q`, else the format's quality (`fq`'s, then
+    /// the service's), and the background of formats without alpha.
     public func encodeOptions(for format: ImageFormat?, settings: RenderSettings) -> EncodeOptions {
         EncodeOptions(
-            quality: quality ?? format.flatMap { settings.qualities[$0] } ?? settings.defaultQuality,
+            quality: quality ?? format.flatMap { formatQualities[$0] ?? settings.qualities[$0] }
+                ?? settings.defaultQuality,
             allFrames: frame == nil, background: flattenBackground)
     }
 
@@ -76,10 +77,12 @@ extension ProcessingOptions {
         let named: ImageFormat? = if case .format(let named) = format { named } else { nil }
         var output = RenderOutput(
             format: format, options: encodeOptions(for: named, settings: settings),
-            qualities: quality == nil ? settings.qualities : [:], maxBytes: maxBytes, frame: frame)
+            qualities: quality == nil ? settings.qualities.merging(formatQualities) { $1 } : [:], maxBytes: maxBytes,
+            frame: frame)
         output.maxBytesSpelling = maxBytes.map { _ in settings.spelling("maxb") }
-        var request = RenderRequest(
-            image: ImageRequest(url: url, processors: processors, decodeOptions: decode), output: output)
+        var image = ImageRequest(url: url, processors: processors, decodeOptions: decode)
+        image.appliesOrientation = appliesOrientation
+        var request = RenderRequest(image: image, output: output)
         if let detector = settings.faceDetector, wantsFaces(smartFindsFaces: true) {
             let options = self
             request.detection = RenderDetection(detector: detector, deadline: settings.detectionDeadline) { faces in

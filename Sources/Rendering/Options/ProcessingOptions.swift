@@ -145,6 +145,47 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var previewFrames: Int?
     /// `fps`: an animated preview of a video sampled at most this many frames a second.
     public var previewFrameRate: Double?
+    /// `adj`, `minw`, `minh`, `zoom`, `focal` and `g`'s offsets: what a resize does beyond its size, mode and
+    /// gravity (pixel offsets and minimum sides before `dpr`).
+    public var adjustments = ResizeAdjustments()
+    /// `crop=W:H:G:X:Y`'s offsets from where its gravity puts the window (pixels before `dpr`, or fractions).
+    public var cropOffset = Offset()
+    /// `ext=1:G:X:Y`'s offsets from where its gravity puts the image.
+    public var extendOffset = Offset()
+    /// `scale`: factors on the image after the resize.
+    public var scale: Scale?
+    /// `exar`: extend to the aspect ratio of `w` × `h`, the image placed by this gravity.
+    public var aspectExtend: Gravity?
+    /// `trim`'s reference colour, distance and equal sides.
+    public var trimRule = TrimRule()
+    /// `pix`: pixelate in blocks of this size (before `dpr`).
+    public var pixelate: Int?
+    /// `ar=0`: the EXIF orientation is not applied.
+    public var appliesOrientation = true
+    /// `fq`: the quality of each output format, when `q` is not given.
+    public var formatQualities: [ImageFormat: Int] = [:]
+    /// `fill`: the image centred on a canvas filled with a colour, its mean colour or a blurred copy.
+    public var canvasFill: CanvasFill?
+    /// `flatten`: the image composited over this colour.
+    public var flatten: RGBA?
+    /// `gblur`: a Gaussian cut at its radius (thumbor's `blur`).
+    public var truncatedBlur: TruncatedBlur?
+    /// `wsharpen`: thumbor's wavelet sharpen.
+    public var waveletSharpen: WaveletSharpen?
+    /// `sat`: saturation factor.
+    public var saturation: Double?
+    /// `rgb`: per-channel shifts, −100…100 percent.
+    public var channelShift: ChannelShift?
+    /// `colorize`: each channel moved towards a colour by a percentage.
+    public var colorize: Colorize?
+    /// `equalize`: histogram equalisation.
+    public var equalize = false
+    /// `noise`: random noise of an amount, and the seed of its sequence.
+    public var noise: Noise?
+    /// `curve`: tone curves.
+    public var curves: Curves?
+    /// `conv`: a convolution kernel.
+    public var convolution: Convolution?
 
     /// No options.
     public init() {}

@@ -143,7 +143,7 @@ extension ServerIntegrationTests {
                 (signed("/w:10/plain/file%3A%2F%2F%2Fetc%2Fpasswd"), 403),
                 (try thumbor("300x200/../../etc/passwd"), 400),
                 (try thumbor("300x200/file:%2F%2F%2Fetc%2Fpasswd"), 400),
-                (try thumbor("300x200/filters:nope(1)/big.png"), 400),
+                (try thumbor("300x200/filters:frame(a.png)/big.png"), 400),
                 (try thumbor("300x200/filters:watermark(a.png,0,0,50)/big.png"), 400),
                 (try thumbor("adaptive-full-fit-in/300x200/big.png"), 400),
             ]

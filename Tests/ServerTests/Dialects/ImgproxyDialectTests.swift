@@ -72,7 +72,9 @@ import Testing
         let plain = try read(
             "/_/pr:sharp/rs:fill:300:400:0/g:sm/plain/http://example.com/images/curiosity.jpg@png",
             presets: ["sharp": "sharpen=0.7"])
-        #expect(plain.options.canonical == request.options.canonical + ",sharpen=0.7")
+        var sharpened = request.options
+        sharpened.sharpen = 0.7
+        #expect(plain.options.canonical == sharpened.canonical)
         #expect(plain.source == request.source)
     }
 
@@ -141,7 +143,7 @@ import Testing
     }
 
     @Test func anOptionWithoutItsArgumentsIsNamedNotTakenForTheSource() {
-        for (options, expected) in [("rs", "TYPE:WIDTH:HEIGHT"), ("w:100/bl", "a sigma"), ("zoom", "not supported")] {
+        for (options, expected) in [("rs", "TYPE:WIDTH:HEIGHT"), ("w:100/bl", "a sigma"), ("zoom", "ZOOM_X")] {
             let error = failure("/_/\(options)/plain/http://example.com/a.jpg")
             #expect(error?.status == 400, "\(options)")
             let option = String(options.split(separator: "/").last ?? "")
@@ -158,10 +160,10 @@ import Testing
 
     @Test func unsupportedAndMalformedOptionsAre400NamingThem() throws {
         let cases: [(String, String)] = [
-            ("g:ea:10:0", "offsets"), ("pix:5", "pix:5"), ("zoom:2", "zoom"),
+            ("g:sm:10:0", "smart"), ("exar:1:ce:5:5", "offsets"), ("raw:1", "raw"), ("z:0", "z:0"),
             ("foo:1", "foo:1"), ("rs:fill:1:2:1:1:9", "rs:fill:1:2:1:1:9"), ("w:abc", "w:abc"), ("rot:45", "rot:45"),
-            ("wm:0.5:re", "tiled"), ("t:10:ff00ff", "threshold only"), ("f:tiff", "tiff"), ("fq:webp:70", "format"),
-            ("bg:12345", "bg:12345"), ("el:maybe", "el:maybe"), ("dpr:0.5", "dpr"), ("w:-1", "w:-1"),
+            ("wm:0.5:re", "tiled"), ("t:10:red", "t:10:red"), ("f:tiff", "tiff"), ("fq:webp", "fq:webp"),
+            ("bg:12345", "bg:12345"), ("el:maybe", "el:maybe"), ("dpr:0", "dpr"), ("w:-1", "w:-1"),
         ]
         for (options, named) in cases {
             let error = failure("/_/\(options)/plain/http://example.com/a.jpg")

@@ -8,9 +8,6 @@ extension ServerIntegrationTests {
     /// Issue 35, item 3: a number written another way (leading or trailing zeros, `1.0`, `+5` where the grammar
     /// allows a sign) is the same number: ten spellings of one variant give one render, the first rendered and the
     /// other nine from the result cache under the same key, in each of the three grammars.
-    ///
-    /// Phase 2 wires `NumberText` into the grammars; until then the grammars that refuse a spelling are expected to
-    /// fail here (`withKnownIssue`, which itself fails once they pass, so the list stays true).
     @Suite struct NumberSpellingTests {
         /// The ten answers, and whether they are one render: all 200 with one body, one rendered, nine cached.
         func oneRender(_ fixture: ServerFixture, _ paths: [String]) async throws {
@@ -34,9 +31,7 @@ extension ServerIntegrationTests {
         @Test func imagosGrammar() async throws {
             let fixture = try DialectServerTests.fixture()
             let paths = Self.imagoSpellings.map { fixture.path($0, origin: "img/photo.jpg") }
-            await withKnownIssue("phase 2: Imago's grammar refuses leading and trailing zeros (\"write 300\")") {
-                try await oneRender(fixture, paths)
-            }
+            try await oneRender(fixture, paths)
         }
 
         static let imgproxySpellings = [
@@ -48,9 +43,7 @@ extension ServerIntegrationTests {
         @Test func imgproxysGrammar() async throws {
             let fixture = try DialectServerTests.fixture()
             let paths = Self.imgproxySpellings.map { DialectServerTests().imgproxy(fixture, $0, "photo.jpg") }
-            await withKnownIssue("phase 2: the imgproxy grammar refuses a + sign, which imgproxy (Go) reads") {
-                try await oneRender(fixture, paths)
-            }
+            try await oneRender(fixture, paths)
         }
 
         static let thumborSpellings = [
@@ -68,8 +61,7 @@ extension ServerIntegrationTests {
 
         /// thumbor's own patterns: `[-]?\d+` for integers (no `+`: thumbor skips a filter written with one),
         /// `[-]?(\d+\.?\d*|\d*\.?\d+)` for decimals, `[Tt]rue|[Ff]alse|1|0` for booleans. The thumbor grammar
-        /// already reads these ten alike (its sharpen reads the radius as a number and ignores the amount); phase 2,
-        /// which makes the amount count, must keep this passing.
+        /// reads these ten alike (its sharpen's amount, radius and luminance flag each a value).
         @Test func thumborsGrammar() async throws {
             let fixture = try DialectServerTests.fixture()
             var paths: [String] = []

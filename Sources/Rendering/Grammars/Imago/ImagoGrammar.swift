@@ -5,8 +5,9 @@ extension ProcessingOptions {
     /// The grammar: one row per key, in canonical order.
     public static let grammar = OptionGrammar<Void>(
         style: OptionStyle(
-            grammar: "", noun: "option", valueSeparator: "=", numbers: .canonical, booleans: ["0": false, "1": true]),
-        rows: basicRows + geometryRows + filterRows + colourRows + outputRows + mediaRows, laterOptionsOverride: false)
+            grammar: "", noun: "option", valueSeparator: "=", numbers: .any, booleans: ["0": false, "1": true]),
+        rows: basicRows + geometryRows + filterRows + colourRows + outputRows + resizeRows + effectRows + mediaRows,
+        laterOptionsOverride: false)
 
     /// The items of `segment`: `-` is none; each item must be `key=value`.
     public static func items(of segment: Substring) throws -> [OptionItem] {

@@ -48,15 +48,17 @@ extension ImgproxyGrammar {
             let quality = try arguments.int(0, in: 0...100) ?? 0
             reading.options.quality = quality == 0 ? nil : quality
         },
-        Row(["format_quality", "fq"], expected: "FORMAT:QUALITY pairs", arguments: 2...16) { reading, arguments in
+        // Each pair is the quality of that format when it is the output's, whatever picks it (the URL, the source,
+        // f=auto).
+        Row(["format_quality", "fq"], expected: "FORMAT:QUALITY pairs", arguments: 2...16, writes: ["fq"]) {
+            reading, arguments in
             guard arguments.count % 2 == 0 else { throw arguments.malformed() }
             for index in stride(from: 0, to: arguments.count, by: 2) {
                 guard let format = format(arguments[index]),
                     let quality = try arguments.int(index + 1, in: 1...100)
                 else { throw arguments.malformed() }
-                reading.scratch.formatQuality[format] = quality
+                reading.options.formatQualities[format] = quality
             }
-            reading.scratch.formatQualityItem = arguments.shown
         },
         Row(["max_bytes", "mb"], expected: "a number of bytes", writes: ["maxb"]) { reading, arguments in
             let bytes = try arguments.int(0, in: 0...2_000_000_000) ?? 0
@@ -79,6 +81,22 @@ extension ImgproxyGrammar {
         },
         // Only changes the URL (and so its signature), as in imgproxy.
         Row(["cachebuster", "cb"], expected: "a string") { _, _ in },
+        Row(["pixelate", "pix"], expected: "a block size in pixels", writes: ["pix"]) { reading, arguments in
+            let size = try arguments.int(0, in: 0...10_000) ?? 0
+            reading.options.pixelate = size <= 1 ? nil : size
+        },
+        Row(["auto_rotate", "ar"], expected: "1 or 0", writes: ["ar"]) { reading, arguments in
+            reading.options.appliesOrientation = try arguments.bool(0) ?? true
+        },
+        // imgproxy keeps a copyright notice when it strips metadata; Imago strips all of it or none (`strip`).
+        Row(["keep_copyright", "kcr"], expected: "1 or 0") { _, arguments in _ = try arguments.bool(0) },
+        // imgproxy may use an embedded thumbnail (HEIC/AVIF) for speed; Imago decodes the image itself, the same
+        // pixels at full quality.
+        Row(["enforce_thumbnail", "eth"], expected: "1 or 0") { _, arguments in _ = try arguments.bool(0) },
+        // The profile: converted to sRGB and dropped by default (imgproxy's 1); 0 keeps it, as strip=0 does.
+        Row(["strip_color_profile", "scp"], expected: "1 or 0", writes: ["strip"]) { reading, arguments in
+            if try arguments.bool(0) == false { reading.options.strip = false }
+        },
     ]
 
     /// An imgproxy format name as Imago's format.
@@ -92,18 +110,9 @@ extension ImgproxyGrammar {
 
     /// Options imgproxy has that Imago does not honour, and why.
     static let unsupported: [String: String] = [
-        "min-width": "no minimum sizes in Imago's options", "mw": "no minimum sizes in Imago's options",
-        "min-height": "no minimum sizes in Imago's options", "mh": "no minimum sizes in Imago's options",
-        "zoom": "no zoom factor in Imago's options (use w/h)", "z": "no zoom factor in Imago's options (use w/h)",
-        "extend_aspect_ratio": "no aspect extension in Imago's options", "extend_ar": "no aspect extension",
-        "exar": "no aspect extension in Imago's options", "auto_rotate": "Imago always applies EXIF orientation",
-        "ar": "Imago always applies EXIF orientation", "pixelate": "no pixelate operation in Imago",
-        "pix": "no pixelate operation in Imago", "skip_processing": "Imago always processes",
+        "skip_processing": "Imago always processes",
         "skp": "Imago always processes", "raw": "Imago always processes", "filename": "no download names",
         "fn": "no download names", "return_attachment": "no attachments", "att": "no attachments",
-        "keep_copyright": "metadata is stripped or kept whole (strip)", "kcr": "metadata is stripped or kept whole",
-        "strip_color_profile": "colour profiles follow strip", "scp": "colour profiles follow strip",
-        "enforce_thumbnail": "embedded thumbnails are not read", "eth": "embedded thumbnails are not read",
         "max_src_resolution": "the limit is serve.maxSourcePixels", "msr": "the limit is serve.maxSourcePixels",
         "max_src_file_size": "the limit is serve.maxSourceBytes", "msfs": "the limit is serve.maxSourceBytes",
         "max_animation_frames": "not per URL", "maf": "not per URL", "max_animation_frame_resolution": "not per URL",

@@ -5,7 +5,7 @@ extension ImgproxyGrammar {
             ["resize", "rs"], expected: "TYPE:WIDTH:HEIGHT:ENLARGE:EXTEND", arguments: 1...5,
             writes: ["fit", "w", "h", "enlarge", "ext"]
         ) { reading, arguments in
-            if let fit = try fit(arguments, 0) { reading.options.fit = fit }
+            if let fit = try fit(arguments, 0, &reading.scratch) { reading.options.fit = fit }
             try readSize(&reading.options, arguments, from: 1)
         },
         Row(
@@ -16,7 +16,7 @@ extension ImgproxyGrammar {
         },
         Row(["resizing_type", "rt"], expected: "fit, fill, fill-down, force or auto", writes: ["fit"]) {
             reading, arguments in
-            reading.options.fit = try fit(arguments, 0) ?? reading.options.fit
+            reading.options.fit = try fit(arguments, 0, &reading.scratch) ?? reading.options.fit
         },
         Row(["width", "w"], expected: "a width in pixels", writes: ["w"]) { reading, arguments in
             reading.options.width = try side(arguments, 0) ?? nil
@@ -24,8 +24,21 @@ extension ImgproxyGrammar {
         Row(["height", "h"], expected: "a height in pixels", writes: ["h"]) { reading, arguments in
             reading.options.height = try side(arguments, 0) ?? nil
         },
-        Row(["dpr"], expected: "a number from 1 to 4", writes: ["dpr"]) { reading, arguments in
-            reading.options.dpr = try arguments.decimal(0, in: 1...4) ?? 1
+        Row(["dpr"], expected: "a number above 0, at most 4", writes: ["dpr"]) { reading, arguments in
+            let dpr = try arguments.decimal(0, in: 0...4) ?? 1
+            guard dpr > 0 else { throw arguments.malformed() }
+            reading.options.dpr = dpr
+        },
+        Row(["min-width", "mw"], expected: "a width in pixels", writes: ["minw"]) { reading, arguments in
+            reading.options.adjustments.minimumWidth = try arguments.int(0, in: 0...99_999) ?? 0
+        },
+        Row(["min-height", "mh"], expected: "a height in pixels", writes: ["minh"]) { reading, arguments in
+            reading.options.adjustments.minimumHeight = try arguments.int(0, in: 0...99_999) ?? 0
+        },
+        Row(["zoom", "z"], expected: "ZOOM_X:ZOOM_Y (factors above 0)", arguments: 1...2, writes: ["zoom", "scale"]) {
+            reading, arguments in
+            let x = try arguments.decimal(0, in: ScaleProcessor.factorRange) ?? 1
+            reading.scratch.zoom = (x, try arguments.decimal(1, in: ScaleProcessor.factorRange) ?? x)
         },
         Row(["enlarge", "el"], expected: "1 or 0", writes: ["enlarge"]) { reading, arguments in
             reading.options.enlarge = try arguments.bool(0) ?? false
@@ -33,8 +46,22 @@ extension ImgproxyGrammar {
         Row(["extend", "ex"], expected: "EXTEND:GRAVITY", arguments: 1...4, writes: ["ext"]) { reading, arguments in
             reading.options.extend = try arguments.bool(0) ?? false
             // imgproxy centres an extended image unless told otherwise, whatever `gravity` says.
-            reading.options.extendGravity =
-                arguments.count > 1 ? try gravity(arguments, at: 1, allowsSmart: false) : .center
+            let placement = arguments.count > 1 ? try gravity(arguments, at: 1, allowsSmart: false) : nil
+            reading.options.extendGravity = placement?.gravity ?? .center
+            reading.options.extendOffset = placement?.offset ?? .init()
+        },
+        Row(
+            ["extend_aspect_ratio", "extend_ar", "exar"], expected: "EXTEND:GRAVITY", arguments: 1...4, writes: ["exar"]
+        ) { reading, arguments in
+            guard try arguments.bool(0) == true else {
+                reading.options.aspectExtend = nil
+                return
+            }
+            let placement = arguments.count > 1 ? try gravity(arguments, at: 1, allowsSmart: false) : nil
+            guard placement?.offset.isZero ?? true else {
+                throw arguments.unsupported("offsets of an aspect-ratio extension")
+            }
+            reading.options.aspectExtend = placement?.gravity ?? .center
         },
     ]
 
@@ -63,7 +90,9 @@ extension ImgproxyGrammar {
                 reading.options.gravity = .smart
                 return
             }
-            reading.options.gravity = try gravity(arguments, at: 0, allowsSmart: true)
+            let (gravity, offset) = try gravity(arguments, at: 0, allowsSmart: true)
+            reading.options.gravity = gravity
+            reading.options.adjustments.offset = (offset.x, offset.y)
         },
         Row(["crop", "c"], expected: "WIDTH:HEIGHT:GRAVITY", arguments: 2...5, writes: ["crop"]) {
             reading, arguments in
@@ -76,7 +105,8 @@ extension ImgproxyGrammar {
                 return .pixels(Int(value))
             }
             let placement = arguments.count > 2 ? try gravity(arguments, at: 2, allowsSmart: false) : nil
-            reading.options.crop = .window(width: try side(0), height: try side(1), gravity: placement)
+            reading.options.crop = .window(width: try side(0), height: try side(1), gravity: placement?.gravity)
+            reading.options.cropOffset = placement?.offset ?? .init()
         },
         Row(["padding", "pd"], expected: "TOP:RIGHT:BOTTOM:LEFT", arguments: 1...4, writes: ["pad"]) {
             reading, arguments in
@@ -88,11 +118,14 @@ extension ImgproxyGrammar {
             let pad = ProcessingOptions.Padding(top: top, right: right, bottom: bottom, left: left)
             reading.options.pad = [top, right, bottom, left].allSatisfy { $0 == 0 } ? nil : pad
         },
-        Row(["trim", "t"], expected: "THRESHOLD", arguments: 1...4, writes: ["trim"]) { reading, arguments in
-            guard arguments.values.dropFirst().allSatisfy(\.isEmpty) else {
-                throw arguments.unsupported("Imago's trim takes a threshold only (no colour, no equal sides)")
-            }
-            reading.options.trim = try arguments.int(0, in: 0...255, expected: "a threshold from 0 to 255")
+        Row(["trim", "t"], expected: "THRESHOLD:COLOR:EQUAL_HOR:EQUAL_VER", arguments: 1...4, writes: ["trim"]) {
+            reading, arguments in
+            var rule = ProcessingOptions.TrimRule()
+            if let colour = try arguments.color(1, expected: "a hex colour RRGGBB") { rule.reference = .colour(colour) }
+            rule.equalHorizontal = try arguments.bool(2) ?? false
+            rule.equalVertical = try arguments.bool(3) ?? false
+            reading.options.trim = try arguments.int(0, in: 0...255, expected: "a threshold from 0 to 255") ?? 10
+            reading.options.trimRule = rule
         },
         Row(["rotate", "rot"], expected: "0, 90, 180 or 270", writes: ["rot"]) { reading, arguments in
             guard let degrees = try arguments.int(0, in: 0...3600), degrees % 90 == 0 else {

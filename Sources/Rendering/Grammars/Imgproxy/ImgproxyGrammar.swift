@@ -2,20 +2,19 @@
 /// options model, later options overriding earlier ones, as imgproxy's documentation describes them. An option
 /// Imago cannot honour is a 400 naming it (`ImgproxyGrammar.unsupported`).
 public enum ImgproxyGrammar {
-    /// What imgproxy's options keep while they are read: the per-format qualities, resolved once the format is
-    /// known.
+    /// What imgproxy's options keep while they are read, for the rules that need several of them.
     public struct Scratch: Sendable {
-        /// `format_quality`'s pairs.
-        public var formatQuality: [ImageFormat: Int] = [:]
-        /// The item that set them, as written.
-        public var formatQualityItem: String?
+        /// `rt:fill-down` (fill, and never a target larger than the image's aspect allows) rather than `fill`.
+        public var fillDown = false
+        /// `zoom`'s factors: on the resize when there is one, else on the image.
+        public var zoom: (x: Double, y: Double)?
         public init() {}
     }
 
     /// The grammar.
     public static let grammar = OptionGrammar<Scratch>(
         style: OptionStyle(
-            grammar: "imgproxy", noun: "option", valueSeparator: ":", numbers: .plain,
+            grammar: "imgproxy", noun: "option", valueSeparator: ":", numbers: .any,
             booleans: ["1": true, "t": true, "true": true, "0": false, "f": false, "false": false]),
         rows: sizeRows + placementRows + effectRows + outputRows, unsupported: unsupported,
         laterOptionsOverride: true)
@@ -34,17 +33,28 @@ public enum ImgproxyGrammar {
         return reading
     }
 
-    /// `format_quality` gives the quality of the output format, when `quality` did not.
+    /// The rules over several options: `fill` without `enlarge` cuts its target to the image (where `fill-down`
+    /// keeps the target's aspect); `zoom` scales the resize, or the image when nothing resizes it; `format_quality`
+    /// of a format the URL names is its quality (one key with `q`).
     static func finish(_ reading: inout OptionsReading<Scratch>) throws {
-        guard reading.options.quality == nil, !reading.scratch.formatQuality.isEmpty else { return }
-        guard case .format(let format)? = reading.options.format else {
-            let item = reading.scratch.formatQualityItem ?? "format_quality"
-            throw OptionError(
-                .conflicting, item: item,
-                message: "imgproxy option \"\(item)\" needs the output format in the URL (format: or an extension)")
+        let options = reading.options
+        if case .format(let format)? = options.format, !options.formatQualities.isEmpty {
+            if options.quality == nil, let quality = options.formatQualities[format] {
+                reading.options.quality = quality
+                reading.spellings["q"] = reading.spelling(of: "fq")
+            }
+            reading.options.formatQualities = [:]
         }
-        reading.options.quality = reading.scratch.formatQuality[format]
-        if let item = reading.scratch.formatQualityItem { reading.spellings["q"] = item }
+        if options.fit == .cover, !options.enlarge, !reading.scratch.fillDown {
+            reading.options.adjustments.clampsTargetToImage = true
+        }
+        if let zoom = reading.scratch.zoom, zoom != (1, 1) {
+            if options.width != nil || options.height != nil {
+                reading.options.adjustments.zoom = zoom
+            } else {
+                reading.options.scale = ProcessingOptions.Scale(x: zoom.x, y: zoom.y, rounding: .nearest)
+            }
+        }
     }
 
     typealias Row = OptionRow<Scratch>
@@ -67,20 +77,30 @@ public enum ImgproxyGrammar {
         return .some(value == 0 ? nil : value)
     }
 
-    static func fit(_ arguments: OptionArguments, _ index: Int) throws -> ProcessingOptions.Fit? {
+    static func fit(_ arguments: OptionArguments, _ index: Int, _ scratch: inout Scratch) throws
+        -> ProcessingOptions.Fit?
+    {
         guard let name = arguments[index] else { return nil }
         guard let fit = fits[String(name)] else { throw arguments.malformed("fit, fill, fill-down, force or auto") }
+        scratch.fillDown = name == "fill-down"
         return fit
     }
 
-    /// `TYPE[:X_OFFSET:Y_OFFSET]`, `fp:X:Y` or `sm` at `index`; offsets other than 0 are not supported.
-    static func gravity(_ arguments: OptionArguments, at index: Int, allowsSmart: Bool) throws -> Gravity {
+    /// `TYPE[:X_OFFSET:Y_OFFSET]`, `fp:X:Y` or `sm` at `index`, and its offsets (pixels, or fractions of the side
+    /// below 1; none for a focus point or smart).
+    static func gravity(_ arguments: OptionArguments, at index: Int, allowsSmart: Bool) throws -> (
+        gravity: Gravity, offset: ProcessingOptions.Offset
+    ) {
         let (gravity, taken) = try arguments.gravity(
             at: index, names: gravities, allowsSmart: allowsSmart, expected: gravityExpected)
-        if case .focusPoint = gravity { return gravity }
-        for offset in arguments.values.dropFirst(index + taken) where !offset.isEmpty && Double(offset) != 0 {
-            throw arguments.unsupported("gravity offsets: Imago's gravities have none")
+        let start = index + taken
+        if gravity == .smart, arguments.values.dropFirst(start).contains(where: { Double($0) ?? 1 != 0 }) {
+            throw arguments.unsupported("offsets of smart gravity")
         }
-        return gravity
+        guard taken == 1, gravity != .smart, arguments.count > start else { return (gravity, .init()) }
+        guard arguments.count <= start + 2 else { throw arguments.malformed() }
+        let x = try arguments.decimal(start, in: -99_999...99_999, expected: "offsets in pixels") ?? 0
+        let y = try arguments.decimal(start + 1, in: -99_999...99_999, expected: "offsets in pixels") ?? 0
+        return (gravity, ProcessingOptions.Offset(x: x, y: y))
     }
 }

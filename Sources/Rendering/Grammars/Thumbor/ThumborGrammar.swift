@@ -17,8 +17,12 @@ public enum ThumborGrammar {
         public var smart = false
         /// `upscale()` / `no_upscale()`.
         public var upscale: Bool?
-        /// The `fill(…)` filter, as written, which needs a `fit-in` box.
-        public var fill: String?
+        /// `focal(LxT:RxB)`'s regions (left, top, right, bottom) in the source's pixels.
+        public var focalBoxes: [(Int, Int, Int, Int)] = []
+        /// `stretch()`: the size exactly, the aspect ignored.
+        public var stretch = false
+        /// The filters skipped, as written: names thumbor does not know, arguments its patterns do not read.
+        public var skippedFilters: [String] = []
         public init() {}
     }
 
@@ -43,7 +47,7 @@ public enum ThumborGrammar {
                 message: "thumbor: \(unsupported)/ is not supported (Imago answers images only)")
         }
         if let segment = take({ $0 == "trim" || $0.hasPrefix("trim:") }) {
-            reading.options.trim = try trim(segment)
+            (reading.options.trim, reading.options.trimRule) = try trim(segment)
             reading.spellings["trim"] = String(segment)
         }
         if let crop = try take(parsing: cropPattern) {
@@ -84,7 +88,14 @@ public enum ThumborGrammar {
                 throw OptionError(.malformed, item: "filters", message: "thumbor: filters:…) must end in )/")
             }
             let text = rest[rest.index(rest.startIndex, offsetBy: 8)..<rest.index(after: end.lowerBound)]
-            try filters.read(try filterItems(text), into: &reading, context: context)
+            for item in try filterItems(text) {
+                do {
+                    try filters.apply(item, to: &reading)
+                } catch let error as OptionError where error.kind == .unknown || error.kind == .malformed {
+                    // thumbor skips what it cannot read and serves the rest (a 200): so does Imago.
+                    reading.scratch.skippedFilters.append(OptionError.shown(item.written.prefix(40)))
+                }
+            }
             rest = rest[end.upperBound...]
         }
         try finish(&reading)
@@ -97,20 +108,26 @@ public enum ThumborGrammar {
         return (reading, rest)
     }
 
-    /// `trim`, `trim:top-left`, `trim:N`, `trim:top-left:N`: Imago trims by the top-left colour.
-    static func trim(_ segment: Substring) throws -> Int {
-        var tolerance = 0
+    /// `trim`, `trim:top-left|bottom-right`, `trim:N`, `trim:top-left|bottom-right:N`: the border of the corner's
+    /// colour, within a Euclidean tolerance over R, G and B (thumbor's `_bounding_box`).
+    static func trim(_ segment: Substring) throws -> (Int, ProcessingOptions.TrimRule) {
+        var (tolerance, rule) = (0, ProcessingOptions.TrimRule())
+        rule.distance = .euclidean
         for part in segment.split(separator: ":", omittingEmptySubsequences: false).dropFirst() {
             if part == "top-left" { continue }
-            guard let value = NumberSpelling.plain.integer(part, in: 0...255) else {
+            if part == "bottom-right" {
+                rule.reference = .bottomRight
+                continue
+            }
+            guard let value = NumberSpelling.plain.integer(part, in: 0...442) else {
                 let shown = OptionError.shown(segment.prefix(24))
                 throw OptionError(
-                    .unsupported, item: shown,
-                    message: "thumbor: \(shown): Imago trims by the top-left colour, with a tolerance from 0 to 255")
+                    .malformed, item: shown,
+                    message: "thumbor: \(shown): expected trim[:top-left|bottom-right][:TOLERANCE from 0 to 442]")
             }
             tolerance = value
         }
-        return tolerance
+        return (tolerance, rule)
     }
 
     /// `AxB:CxD` (left, top, right, bottom); a segment of that shape with signs or fractions is refused as a crop,
@@ -160,18 +177,16 @@ public enum ThumborGrammar {
     static func finish(_ reading: inout OptionsReading<Scratch>) throws {
         let scratch = reading.scratch
         var (width, height) = (scratch.width, scratch.height)
-        if width < 0 || height < 0 {
-            // `orig` is the source's side: alone (or with 0) it keeps the source's size; beside a number it needs the
-            // source's size, which the options cannot name before loading.
-            guard width <= 0, height <= 0 else {
-                let item = reading.spelling(of: "w")
-                throw OptionError(
-                    .unsupported, item: item,
-                    message: "thumbor \"\(item)\": orig beside a size is not supported (write 0 to keep the aspect)")
-            }
-            (width, height) = (0, 0)
-        }
         var options = reading.options
+        if width < 0 || height < 0 {
+            // `orig` is the source's side: alone (or with 0) it keeps the source's size; beside a number that side of
+            // the target is the source's (a placeholder of 1 in the options).
+            options.adjustments.usesSourceWidth = width < 0 && height > 0
+            options.adjustments.usesSourceHeight = height < 0 && width > 0
+            (width, height) = (max(width, 0), max(height, 0))
+            if options.adjustments.usesSourceWidth { width = 1 }
+            if options.adjustments.usesSourceHeight { height = 1 }
+        }
         options.width = width > 0 ? width : nil
         options.height = height > 0 ? height : nil
         let resizes = width > 0 || height > 0
@@ -179,6 +194,15 @@ public enum ThumborGrammar {
         if both { options.fit = scratch.fitIn ? scratch.fitMode : .cover }
         // thumbor enlarges unless fit-in or adaptive-fit-in (or no_upscale()); upscale() enlarges those too.
         options.enlarge = resizes && (scratch.upscale ?? (!scratch.fitIn || scratch.fitMode == .outside))
+        // no_upscale() cuts the target to the image; thumbor truncates the sides it computes, and cuts a
+        // fill-and-crop's window in whole pixels.
+        options.adjustments.clampsTargetToImage = resizes && scratch.upscale == false
+        options.adjustments.roundsSidesDown = resizes && !scratch.fitIn
+        options.adjustments.cropsWholePixels = both && !scratch.fitIn
+        if scratch.stretch && both {
+            (options.fit, options.enlarge) = (.fill, true)
+        }
+        options.adjustments.focalRegions = focalRegions(scratch.focalBoxes, crop: options.crop)
         // The alignment places the window of a fill-and-crop; fit-in's fill() centres, as thumbor's does.
         if !scratch.fitIn && both {
             options.gravity = scratch.smart ? .smart : gravity(halign: scratch.halign, valign: scratch.valign)
@@ -189,11 +213,32 @@ public enum ThumborGrammar {
         case (false, true): options.flip = .v
         case (false, false): break
         }
-        if let fill = scratch.fill, !(scratch.fitIn && scratch.fitMode == .contain && both) {
-            throw OptionError(
-                .conflicting, item: fill, message: "thumbor filter \(fill) needs fit-in with a width and height")
+        // fill() fills the fit-in box, or the requested size, or the image's own: full-fit-in's image covers its
+        // box, and an `orig` side is the image's.
+        let sourceSide = options.adjustments.usesSourceWidth || options.adjustments.usesSourceHeight
+        if !both || sourceSide || (scratch.fitIn && scratch.fitMode == .outside) {
+            options.canvasFill?.usesTargetSize = false
         }
         reading.options = options
+    }
+
+    /// `focal()`'s boxes as regions of the image the resize receives: moved by a manual crop's origin, and dropped
+    /// when their centre is outside it.
+    static func focalRegions(_ boxes: [(Int, Int, Int, Int)], crop: ProcessingOptions.Crop?) -> [ResizeAdjustments
+        .Region]
+    {
+        var (left, top, right, bottom) = (0, 0, Int.max, Int.max)
+        if case .region(let region)? = crop, case .pixels(let x) = region.x, case .pixels(let y) = region.y,
+            case .pixels(let width) = region.width, case .pixels(let height) = region.height
+        {
+            (left, top, right, bottom) = (x, y, x + width, y + height)
+        }
+        return boxes.compactMap { box in
+            let (centreX, centreY) = ((box.0 + box.2) / 2, (box.1 + box.3) / 2)
+            guard (left..<right).contains(centreX), (top..<bottom).contains(centreY) else { return nil }
+            return ResizeAdjustments.Region(
+                x: box.0 - left, y: box.1 - top, width: box.2 - box.0, height: box.3 - box.1)
+        }
     }
 
     static func gravity(halign: String, valign: String) -> Gravity {

@@ -1,6 +1,6 @@
 /// Numbers as URL grammars write them, read in any valid spelling and written back in one: what lets `w=0300`,
-/// `w=300` and `w=300.0` mean one variant with one cache key (issue 35). Phase 2 wires it into the three grammars;
-/// each grammar decides whether a sign or a fraction is allowed where it reads a number.
+/// `w=300` and `w=300.0` mean one variant with one cache key (issue 35): `NumberSpelling.any`, the spelling of
+/// Imago's own grammar and imgproxy's, reads through it; each reader decides whether a sign is allowed.
 ///
 /// Accepted: ASCII digits with at most one decimal point (`5`, `05`, `5.`, `.5`, `5.50`), a leading `+` or `-`
 /// when the caller allows a sign, at most 32 characters. Refused: exponents (`1e3`), spaces, hex, `nan`, `inf`,

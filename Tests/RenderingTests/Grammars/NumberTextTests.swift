@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Imago
+@testable import ImagoRendering
 
 /// `NumberText`: every valid spelling of a number read to one value and written back in one spelling.
 @Suite struct NumberTextTests {
