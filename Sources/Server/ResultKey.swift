@@ -9,11 +9,25 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's text.
     let text: String
 
-    init(_ kind: RenderJob.Kind, options: ProcessingOptions, encoding: EncodeOptions, format: ImageFormat?, source: URL)
-    {
+    /// `choice` says how `q=auto` and `f=best` choose (the search's settings, the candidates the client accepts).
+    init(
+        _ kind: RenderJob.Kind, options: ProcessingOptions, encoding: EncodeOptions, format: ImageFormat?, source: URL,
+        choice: String = ""
+    ) {
         let what = kind == .info ? "info|" : ""
         text =
-            "\(what)\(options.canonical)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")|\(source.absoluteString)"
+            "\(what)\(options.canonical)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")\(choice)|"
+            + source.absoluteString
+    }
+
+    /// The key component of a search's settings and `f=best`'s candidates (empty for neither).
+    static func choice(autoQuality: AutoQuality?, bestFormats: [ImageFormat]?) -> String {
+        var text = ""
+        if let auto = autoQuality {
+            text += "|aq=\(auto.target):\(auto.minQuality):\(auto.maxQuality):\(auto.maxEncodes)"
+        }
+        if let formats = bestFormats { text += "|best=" + formats.map(\.rawValue).joined(separator: ".") }
+        return text
     }
 
     /// The fleet's lease on rendering it.

@@ -24,6 +24,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var blurhash: String
     /// The source's `Last-Modified`, when its transport or the data cache gave one (not part of `json`).
     public var sourceLastModified: String?
+    /// What `q=auto` or `f=best` decided for the image's render (`quality` in `json`: `format`, `q`, `dssim`,
+    /// `target`, `partial` and `header`, the `Imago-Quality` value); nil without either.
+    public var quality: QualityDecision?
 
     /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
     /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
@@ -47,13 +50,22 @@ public struct ImageInfo: Sendable, Hashable {
     /// The JSON object (`format`, `width`, `height`, `frames`, `durations`, `orientation`, `hasAlpha`,
     /// `iccProfile`, `bytes`, `thumbhash`, `blurhash`).
     public var json: JSONValue {
-        .object([
+        var json: [String: JSONValue] = [
             "format": .string(format), "width": .number(Double(width)), "height": .number(Double(height)),
             "frames": .number(Double(frames)), "durations": .array(durations.map { .number($0) }),
             "orientation": .number(Double(orientation)), "hasAlpha": .bool(hasAlpha),
             "iccProfile": iccProfile.map(JSONValue.string) ?? .null, "bytes": .number(Double(bytes)),
             "thumbhash": .string(thumbhash), "blurhash": .string(blurhash),
-        ])
+        ]
+        if let quality {
+            json["quality"] = .object([
+                "format": .string(quality.format.rawValue), "q": quality.quality.map { .number(Double($0)) } ?? .null,
+                "dssim": quality.dssim.map(JSONValue.number) ?? .null,
+                "target": quality.target.map(JSONValue.number) ?? .null, "partial": .bool(quality.stoppedEarly),
+                "header": .string(quality.headerValue),
+            ])
+        }
+        return .object(json)
     }
 
     /// The information of a decoded render (`RenderOutput.decoded()`): its processed image, the source's
@@ -64,6 +76,7 @@ public struct ImageInfo: Sendable, Hashable {
         }
         try self.init(image: image, orientation: result.sourceOrientation, bytes: result.sourceByteCount)
         sourceLastModified = result.sourceLastModified
+        quality = result.quality
     }
 
     /// Renders `request`'s source with `loader` (decoded, processed by its processors, never encoded) and

@@ -18,6 +18,8 @@ extension ProcessingOptions {
         public var watermark: WatermarkImage?
         /// An option (by its Imago key) as the user wrote it.
         public var spelling: @Sendable (String) -> String
+        /// The target and bounds of `q=auto` where the option leaves them out, and of `f=best` without `q`.
+        public var autoQuality = AutoQuality()
 
         /// Settings.
         public init(
@@ -58,7 +60,16 @@ extension ProcessingOptions {
             format: format, options: encodeOptions(for: named, settings: settings),
             qualities: quality == nil ? settings.qualities : [:], maxBytes: maxBytes, frame: frame)
         output.maxBytesSpelling = maxBytes.map { _ in settings.spelling("maxb") }
+        output.autoQuality = try autoQuality(settings: settings, format: format)
         return RenderRequest(
             image: ImageRequest(url: url, processors: processors, decodeOptions: decode), output: output)
+    }
+
+    /// The search's settings: `q=auto`'s parts over the service's, or the service's for `f=best` without `q`;
+    /// nil for a fixed quality. Throws `QualityError` when they cannot be searched.
+    public func autoQuality(settings: RenderSettings, format: RenderFormat) throws -> AutoQuality? {
+        if let autoQuality { return try autoQuality.settings(over: settings.autoQuality) }
+        if case .best = format, quality == nil { return settings.autoQuality }
+        return nil
     }
 }

@@ -36,7 +36,10 @@ public enum ImgproxyGrammar {
 
     /// `format_quality` gives the quality of the output format, when `quality` did not.
     static func finish(_ reading: inout OptionsReading<Scratch>) throws {
-        guard reading.options.quality == nil, !reading.scratch.formatQuality.isEmpty else { return }
+        // A quality given in the URL wins over autoquality; format_quality only gives a default.
+        if reading.options.quality != nil { reading.options.autoQuality = nil }
+        guard reading.options.quality == nil, reading.options.autoQuality == nil, !reading.scratch.formatQuality.isEmpty
+        else { return }
         guard case .format(let format)? = reading.options.format else {
             let item = reading.scratch.formatQualityItem ?? "format_quality"
             throw OptionError(
