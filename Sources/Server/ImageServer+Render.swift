@@ -104,7 +104,7 @@ extension ImageServer {
         ]
         if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
         if varies { headers.append(("Vary", "Accept")) }
-        if let quality = image.quality, image.contentType != "application/json" {
+        if let quality = image.quality, !quality.headerValue.isEmpty, image.contentType != "application/json" {
             headers.append(("Imago-Quality", quality.headerValue))
         }
         if image.status == 200, Self.notModified(image, request) {
