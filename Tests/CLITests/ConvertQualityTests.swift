@@ -89,3 +89,14 @@ import Testing
         }
     }
 }
+
+extension ConvertQualityTests {
+    @Test func loadRefusesWhatOnlyConvertDoes() async throws {
+        let fixtures = try Fixtures()
+        let source = try texture(fixtures)
+        for ops in ["q=auto", "f=best"] {
+            let result = try await ImagoTool.run(["load", source, "--ops", ops, "--out", fixtures.path("out")])
+            #expect(result.status != 0 && result.stderr.contains("imago convert --quality auto"), "\(result.stderr)")
+        }
+    }
+}
