@@ -23,7 +23,7 @@ import urllib.request
 
 CHROMIUM_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
 NAMES = ["bythewater", "coldripple", "colorfulcups", "darkesthour", "eveningglow", "fallenleaf", "grey", "kite",
-         "onestandsout", "path", "summer_1am"]
+         "onestandsout", "path", "summer-1am"]
 FORMATS = ["avif", "webp", "jxl", "jpeg"]
 # The formats Chromium's Accept lets f=best choose (it names no image/jxl).
 ACCEPTED = ["avif", "webp", "jpeg"]
