@@ -4,13 +4,15 @@ import Imago
 /// Step 11 of the chain: a job rendered by the loader's one render path, and the responses.
 extension ImageServer {
     /// What the render of `options` needs besides them: the loader's limits, the output side, the qualities of
-    /// `serve.quality`, the watermark, and how the user wrote each option.
+    /// `serve.quality`, `serve.autoQuality`, the watermark, and how the user wrote each option.
     func renderSettings(for options: ProcessingOptions, spellings: [String: String]) -> ProcessingOptions.RenderSettings
     {
-        ProcessingOptions.RenderSettings(
+        var render = ProcessingOptions.RenderSettings(
             limits: loader.settings.limits, maxOutputSide: settings.maxOutputSide,
             qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
             defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
+        render.autoQuality = settings.autoQuality
+        return render
     }
 
     /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image).
@@ -30,9 +32,8 @@ extension ImageServer {
         } else {
             format = .source(among: Self.ownFormats, otherwise: .jpeg)
         }
-        var settings = renderSettings(for: job.options, spellings: job.spellings)
-        settings.autoQuality = self.settings.autoQuality
-        var request = try job.options.renderRequest(url: job.url, format: format, settings: settings)
+        var request = try job.options.renderRequest(
+            url: job.url, format: format, settings: renderSettings(for: job.options, spellings: job.spellings))
         if let known = job.known, var auto = job.autoQuality {
             // The known quality, encoded once and measured, so the header still tells the output's DSSIM.
             (auto.minQuality, auto.maxQuality, auto.maxEncodes) = (known.quality ?? 1, known.quality ?? 1, 1)

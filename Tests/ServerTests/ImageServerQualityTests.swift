@@ -141,17 +141,25 @@ extension ServerIntegrationTests {
         }
 
         @Test func badTargetsRangesAndFormatsAre400WithTheReason() async throws {
-            let fixture = try ServerFixture()
+            let fixture = try ServerFixture { settings, _, _ in
+                settings.autoQuality = AutoQuality(target: 0.021, minQuality: 30, maxQuality: 60)
+            }
             let cases = [
                 ("q=auto:1.5", "DSSIM target"), ("q=auto:0.02:90:40", "minimum first"),
                 ("q=auto,f=png", "png has no quality"), ("q=auto,f=gif", "gif has no quality"),
-                ("q=auto:-:96:-", "96...95"), ("q=auto,maxb=5000", "both choose the quality"),
+                ("q=auto:-:70:-", "70...60"), ("q=auto,maxb=5000", "both choose the quality"),
             ]
             for (options, reason) in cases {
                 let response = try await fixture.get(fixture.path(options, origin: "img/photo.jpg"))
                 #expect(response.status == 400 && response.text.contains(reason), "\(options): \(response.text)")
             }
             #expect(try await Self.metric(fixture, "imago_renders_total") == 0)
+            // serve.autoQuality bounds what the URL leaves out.
+            try Self.writeTexture(to: fixture.folder)
+            let bounded = try await fixture.get(fixture.path("q=auto:0.002,f=webp", origin: "img/texture.png"))
+            #expect(bounded.status == 200, "\(bounded.text)")
+            let quality = try Self.decision(bounded).quality
+            #expect(quality <= 60, "q=\(quality)")
         }
 
         /// Two `imago serve` processes over one disk result store whose results expire at once (`cacheMaxAge`
