@@ -77,22 +77,33 @@ extension ImageServer {
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url = try policy.check(ImagePath.sourceURL(requested.source))
         var format: ImageFormat?
+        var bestFormats: [ImageFormat]?
         switch options.format {
         case .format(let named): format = named
         case .auto: format = ContentNegotiation.format(accept: request.accept, preferred: settings.autoFormats)
+        case .best: bestFormats = settings.bestFormats(accept: request.accept)
         case nil: format = nil
         }
-        let encoding = options.encodeOptions(for: format, settings: renderSettings(for: options, spellings: [:]))
+        let renderSettings = renderSettings(for: options, spellings: [:])
+        let encoding = options.encodeOptions(for: format, settings: renderSettings)
+        // q=auto's parts over serve.autoQuality, checked now: a bad target or range is a 400 before any work.
+        let autoQuality = try options.autoQuality(
+            settings: renderSettings, format: bestFormats.map { .best(among: $0) } ?? .format(format ?? .jpeg))
         let key = ResultKey(
             kind, options: options, encoding: encoding, format: format, source: url,
-            detector: detectorIdentifier(for: options, kind: kind))
+            detector: detectorIdentifier(for: options, kind: kind),
+            choice: ResultKey.choice(autoQuality: autoQuality, bestFormats: bestFormats))
         return RenderJob(
             kind: kind, url: url, options: options, spellings: requested.spellings, format: format,
-            varies: options.format == .auto, key: key)
+            varies: options.format == .auto || options.format == .best, bestFormats: bestFormats,
+            autoQuality: autoQuality, key: key)
     }
 
     /// Steps 7 to 11, within the request's deadline; the answer, or the failure's.
     private func respond(to job: RenderJob, _ context: RequestContext) async -> HTTPResponse {
+        var timed = job
+        timed.deadline = context.deadline
+        let job = timed
         metrics.enter()
         defer { metrics.leave() }
         do {
@@ -132,10 +143,19 @@ extension ImageServer {
         if let image = await stored() { return image }
         // 9 fleet lease
         return try await fleet.once(job.key.leaseName, lookup: stored) { [self] in
+            // A decision the fleet made before (the result itself expired or was evicted): one encode, no search.
+            var job = job
+            if job.kind == .image, job.autoQuality != nil || job.bestFormats != nil {
+                job.known = await resultStore.decision(for: job.key.text)
+            }
             let image = try await admitted(job)
             if keep(image, for: job) {
                 let expires = Date().addingTimeInterval(Double(settings.cacheMaxAge))
                 await resultStore.store(image, for: job.key.text, expires: expires)
+                // The decision outlives the result: a search that ran to its end, for a later render of the key.
+                if job.known == nil, let decision = image.quality, !decision.stoppedEarly, image.status == 200 {
+                    await resultStore.store(decision, for: job.key.text)
+                }
             }
             return image
         }

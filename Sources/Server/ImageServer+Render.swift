@@ -4,7 +4,7 @@ import Imago
 /// Step 11 of the chain: a job rendered by the loader's one render path, and the responses.
 extension ImageServer {
     /// What the render of `options` needs besides them: the loader's limits, the output side, the qualities of
-    /// `serve.quality`, the watermark, and how the user wrote each option.
+    /// `serve.quality`, `serve.autoQuality`, the watermark, and how the user wrote each option.
     func renderSettings(for options: ProcessingOptions, spellings: [String: String]) -> ProcessingOptions.RenderSettings
     {
         var render = ProcessingOptions.RenderSettings(
@@ -12,6 +12,7 @@ extension ImageServer {
             qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
             defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
         render.faceDetector = faceDetector
+        render.autoQuality = settings.autoQuality
         return render
     }
 
@@ -28,12 +29,41 @@ extension ImageServer {
     }
 
     /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image).
-    func renderRequest(_ job: RenderJob, sourceData: Data? = nil) throws -> RenderRequest {
-        let format: RenderFormat = job.format.map { .format($0) } ?? .source(among: Self.ownFormats, otherwise: .jpeg)
+    func renderRequest(_ job: RenderJob, sourceData: Data? = nil, deadline: ContinuousClock.Instant? = nil) throws
+        -> RenderRequest
+    {
+        let format: RenderFormat
+        if let known = job.known {
+            format = .format(known.format)
+        } else if let candidates = job.bestFormats {
+            format = .best(among: candidates)
+        } else if let named = job.format {
+            format = .format(named)
+        } else if job.autoQuality != nil {
+            // q=auto keeps the source's format when it has a quality to search, else WebP (which keeps alpha).
+            format = .source(among: ImageFormat.formatsWithQuality, otherwise: .webp)
+        } else {
+            format = .source(among: Self.ownFormats, otherwise: .jpeg)
+        }
         var request = try job.options.renderRequest(
             url: job.url, format: format, settings: renderSettings(for: job.options, spellings: job.spellings))
+        if let known = job.known, var auto = job.autoQuality {
+            // The known quality, encoded once and measured, so the header still tells the output's DSSIM.
+            (auto.minQuality, auto.maxQuality, auto.maxEncodes) = (known.quality ?? 1, known.quality ?? 1, 1)
+            request.output.autoQuality = known.quality == nil ? nil : auto
+        } else {
+            request.output.autoQuality = job.autoQuality
+        }
+        request.output.deadline = deadline
         if job.kind == .info {
+            let (searched, chosen) = (request.output.autoQuality, request.output.format)
             request.output = .decoded()
+            // /info of q=auto or f=best reports the decision beside the image.
+            if searched != nil || job.bestFormats != nil {
+                (request.output.autoQuality, request.output.format, request.output.deadline) = (
+                    searched, chosen, deadline
+                )
+            }
             // `/info` reports the faces a configured detector finds, whatever the options.
             if request.detection == nil, let detector = faceDetector {
                 let processors = request.image.processors
@@ -49,14 +79,17 @@ extension ImageServer {
 
     /// Renders `job`: the image encoded, or `/info`'s report as JSON.
     func render(_ job: RenderJob) async throws -> RenderedImage {
-        let result = try await loader.render(try renderRequest(job))
+        let result = try await loader.render(try renderRequest(job, deadline: job.deadline))
         metrics.recordRender()
+        metrics.recordEncodes(result.encodes)
         return try await rendered(result, kind: job.kind)
     }
 
     /// The fallback image processed with `job`'s options, served with `fallbackStatus` and a short max-age.
     func renderFallback(_ job: RenderJob) async throws -> RenderedImage {
-        let result = try await loader.render(try renderRequest(job, sourceData: trusted.fallback))
+        let result = try await loader.render(
+            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline))
+        metrics.recordEncodes(result.encodes)
         var image = try await rendered(result, kind: job.kind)
         image.status = settings.fallbackStatus
         image.maxAge = settings.fallbackMaxAge
@@ -75,9 +108,11 @@ extension ImageServer {
             let info = try await WorkExecutor.compute.run { try ImageInfo(rendered: result) }
             (body, contentType) = (Data(info.json.jsonText(pretty: false).utf8), "application/json")
         }
-        return RenderedImage(
+        var image = RenderedImage(
             body: body, contentType: contentType, etag: RenderedImage.etag(for: body),
             sourceOrigin: result.origin.rawValue, lastModified: result.sourceLastModified)
+        image.quality = result.quality
+        return image
     }
 
     /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
@@ -88,6 +123,9 @@ extension ImageServer {
         ]
         if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
         if varies { headers.append(("Vary", "Accept")) }
+        if let quality = image.quality, !quality.headerValue.isEmpty, image.contentType != "application/json" {
+            headers.append(("Imago-Quality", quality.headerValue))
+        }
         if image.status == 200, Self.notModified(image, request) {
             return HTTPResponse(status: 304, headers: headers, cache: cache)
         }

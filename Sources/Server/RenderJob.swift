@@ -17,8 +17,16 @@ struct RenderJob: Sendable {
     var spellings: [String: String]
     /// The format asked for (`f=`, or the one `Accept` chose for `f=auto`); nil: the source's own.
     var format: ImageFormat?
-    /// Whether the answer depends on `Accept` (`f=auto`).
+    /// Whether the answer depends on `Accept` (`f=auto`, `f=best`).
     var varies: Bool
+    /// `f=best`'s candidates, those the client accepts, in order; nil for another format.
+    var bestFormats: [ImageFormat]?
+    /// The search `q=auto` (or `f=best` without `q`) asks for, over the service's settings; nil for a fixed quality.
+    var autoQuality: AutoQuality?
+    /// The request's deadline, which bounds a quality search (set when the request is answered later).
+    var deadline: ContinuousClock.Instant?
+    /// A decision the fleet already made for this key (read from the result store): rendered in one encode.
+    var known: QualityDecision?
     var key: ResultKey
 
     /// The option `key` as the user wrote it.

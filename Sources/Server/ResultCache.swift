@@ -17,6 +17,8 @@ public struct RenderedImage: Sendable {
     public var status = 200
     /// `Cache-Control: max-age` when not the configured one (a fallback image's).
     public var maxAge: Int?
+    /// What `q=auto` or `f=best` decided, sent as `Imago-Quality`; nil for a fixed quality.
+    public var quality: QualityDecision?
 
     /// A rendered image.
     public init(

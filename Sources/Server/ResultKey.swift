@@ -9,16 +9,27 @@ struct ResultKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's text.
     let text: String
 
-    /// `detector`: the identifier of the detector whose answer the render depends on (faces), if any.
+    /// `detector`: the identifier of the detector whose answer the render depends on (faces), if any; `choice` says
+    /// how `q=auto` and `f=best` choose (the search's settings, the candidates the client accepts).
     init(
         _ kind: RenderJob.Kind, options: ProcessingOptions, encoding: EncodeOptions, format: ImageFormat?, source: URL,
-        detector: String? = nil
+        detector: String? = nil, choice: String = ""
     ) {
         let what = kind == .info ? "info|" : ""
         let detected = detector.map { "|detector=\($0)" } ?? ""
         text =
-            "\(what)\(options.canonical)\(detected)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")|"
+            "\(what)\(options.canonical)\(detected)|\(encoding.cacheKeyComponent)|\(format?.rawValue ?? "-")\(choice)|"
             + source.absoluteString
+    }
+
+    /// The key component of a search's settings and `f=best`'s candidates (empty for neither).
+    static func choice(autoQuality: AutoQuality?, bestFormats: [ImageFormat]?) -> String {
+        var text = ""
+        if let auto = autoQuality {
+            text += "|aq=\(auto.target):\(auto.minQuality):\(auto.maxQuality):\(auto.maxEncodes)"
+        }
+        if let formats = bestFormats { text += "|best=" + formats.map(\.rawValue).joined(separator: ".") }
+        return text
     }
 
     /// The fleet's lease on rendering it.

@@ -33,6 +33,7 @@ public struct ServeFailure: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case let failure as ServeFailure: self = failure
         case let option as OptionError: self.init(400, option.message)
+        case let quality as QualityError: self.init(400, quality.reason)
         case let request as RequestError: self.init(request)
         case let error as ImagoError: self.init(loading: error)
         default: self.init(loading: ImagoError.wrapping(error))

@@ -46,6 +46,12 @@ public struct ServeSettings: Sendable, Hashable {
     public var onlyPresets = false
     /// The quality of each lossy format when the URL has no `q`.
     public var quality: [String: Int] = ServeSettings.defaultQuality
+    /// `q=auto`'s target and bounds where the URL leaves them out, and `f=best`'s without `q`
+    /// (`serve.autoQuality.target`, `.min`, `.max`).
+    public var autoQuality = AutoQuality()
+    /// The formats `f=best` tries, in order, among those the client's `Accept` names (JPEG and PNG need not be
+    /// named: JPEG is tried for opaque images, PNG for images with alpha).
+    public var bestFormats: [ImageFormat] = BestFormat.preferredOrder
     /// A source served, processed with the request's options, when the source fails with 404, 415, 502 or 504;
     /// nil: the failure is answered.
     public var fallbackImage: String?
@@ -104,6 +110,7 @@ public struct ServeSettings: Sendable, Hashable {
         }
         shutdownGrace = try reader.double("shutdownGrace", default: shutdownGrace, in: 0...3600)
         try readProcessingKeys(reader)
+        try readQualityKeys(reader)
         try readFleetKeys(reader)
         dialects = try DialectSettings(json: reader.value("dialects"), path: reader.path(of: "dialects"))
         try reader.finish()
@@ -141,6 +148,7 @@ public struct ServeSettings: Sendable, Hashable {
             "dialects": dialects.json,
         ]
         keys.merge(fleetJSON) { _, fleet in fleet }
+        keys.merge(qualityJSON) { _, quality in quality }
         return .object(keys)
     }
 

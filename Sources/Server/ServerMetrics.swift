@@ -20,6 +20,8 @@ final class ServerMetrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Encodes made by this process's renders, by format (a q=auto search and f=best make several).
+    let encodes = EncodeCounter()
     private let inflight = Atomic<Int>(0)
 
     /// A request finished with `status` after `seconds`.
@@ -38,6 +40,9 @@ final class ServerMetrics: Sendable {
     func recordDisconnect() { state.withLock { $0.disconnects += 1 } }
     func recordRender() { state.withLock { $0.renders += 1 } }
     func recordStoreHit() { state.withLock { $0.storeHits += 1 } }
+    func recordEncodes(_ counts: [ImageFormat: Int]) {
+        for (format, count) in counts { encodes.record(format, count: count) }
+    }
     func enter() { inflight.wrappingAdd(1, ordering: .relaxed) }
     func leave() { inflight.wrappingSubtract(1, ordering: .relaxed) }
 
@@ -69,6 +74,10 @@ final class ServerMetrics: Sendable {
         lines.append("imago_source_fetches_total \(loader.transportAttempts - fleet.sourceCopies)")
         family("imago_renders_total", "counter", "Images processed and encoded by this process.")
         lines.append("imago_renders_total \(snapshot.renders)")
+        family("imago_encodes_total", "counter", "Encodes made by this process's renders, by format.")
+        for (format, count) in encodes.totals.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            lines.append("imago_encodes_total{format=\"\(format.rawValue)\"} \(count)")
+        }
         family("imago_inflight_requests", "gauge", "Requests being answered now.")
         lines.append("imago_inflight_requests \(inflight.load(ordering: .relaxed))")
         family("imago_cache_hits_total", "counter", "Hits of the result cache and the loader's memory and disk caches.")

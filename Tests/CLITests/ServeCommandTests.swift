@@ -176,7 +176,7 @@ import Testing
                 "cacheMaxAge",
                 "resultCacheBytes", "autoFormats", "shutdownGrace", "watermark", "onlyPresets", "quality",
                 "fallbackImage", "fallbackStatus", "fallbackMaxAge", "dialects", "resultStore",
-                "fleet",
+                "fleet", "autoQuality", "bestFormats",
             ])
         #expect(serve["resultStore"] is NSNull)
         #expect(

@@ -38,6 +38,31 @@ import Testing
         #expect(ResultStore.decode(slice, key: key)?.body == image().body)
     }
 
+    @Test func keepsTheDecisionWithTheResultAndBesideIt() async throws {
+        let key = "q=auto|webp|https://a/z.png"
+        let decision = QualityDecision(format: .webp, quality: 72, dssim: 0.0183, target: 0.021)
+        var searched = image()
+        searched.quality = decision
+        await store.store(searched, for: key, expires: later)
+        #expect(await store.image(for: key)?.quality == decision)
+        await store.store(decision, for: key)
+        #expect(await store.decision(for: key) == decision)
+        #expect(await store.decision(for: key + "x") == nil)
+        // Damage of any kind is a miss: a flipped digit (still valid JSON), a truncation, another key's entry.
+        let entry = ResultStore.encode(decision, key: key)
+        #expect(ResultStore.decodeDecision(entry, key: key) == decision)
+        let digit = try #require(entry.lastIndex(of: UInt8(ascii: "7")))
+        var flipped = entry
+        flipped[digit] = UInt8(ascii: "8")
+        #expect(ResultStore.decodeDecision(flipped, key: key) == nil)
+        #expect(ResultStore.decodeDecision(entry.dropLast(3), key: key) == nil)
+        #expect(ResultStore.decodeDecision(entry, key: "another") == nil)
+        let cacheKey = CacheKey(ResultStore.decisionPrefix + key)
+        try await cache.store(DataCacheEntry(data: flipped, metadata: CacheMetadata(expires: later)), for: cacheKey)
+        #expect(await store.decision(for: key) == nil)
+        #expect(await cache.entry(for: cacheKey) == nil)
+    }
+
     @Test func aDamagedEntryIsAMissAndIsRemoved() async throws {
         let key = "w:10|-|png|https://a/y.png"
         var stored = ResultStore.encode(image(), key: key)

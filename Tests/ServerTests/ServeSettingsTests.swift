@@ -19,7 +19,9 @@ import Testing
         #expect(settings.quality == ["jpeg": 85, "webp": 80, "avif": 60, "jxl": 80, "heic": 60])
         #expect(settings.fallbackStatus == 200 && settings.fallbackMaxAge == 60)
         guard case .object(let keys) = settings.json else { throw ServeFailure(0, "not an object") }
-        #expect(keys.count == 24)
+        #expect(keys.count == 26)
+        #expect(settings.autoQuality == AutoQuality(target: 0.021, minQuality: 30, maxQuality: 95))
+        #expect(settings.bestFormats == ["avif", .webp, "jxl", .jpeg, .png])
         #expect(keys["resultStore"] == .null && settings.fleet.redis == nil)
         #expect(keys["watermark"] == .null && keys["fallbackImage"] == .null)
         #expect(try ServeSettings(json: settings.json) == settings)

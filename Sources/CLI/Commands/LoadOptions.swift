@@ -27,6 +27,10 @@ struct LoadOptions: Sendable {
         outputDirectory = arguments.string("out").map { URL(fileURLWithPath: $0, isDirectory: true) }
         maxSize = try arguments.int("max-size", in: 1...65_535)
         ops = try OperationsOption.parse(arguments)
+        if ops?.autoQuality != nil || ops?.format == .best {
+            throw UsageError(
+                "--ops: q=auto and f=best choose an encoding: use imago convert --quality auto, --format best")
+        }
         opsProcessors = try ops.map { options throws(UsageError) in try OperationsOption.processors(options) } ?? []
         format =
             try arguments.choice("format", OutputFormatNames.choices).map {

@@ -180,9 +180,10 @@ extension ImageLoader {
         let kept = request.output.frame != nil ? 1 : geometry.frames
         let encoded = request.output.options.allFrames && kept > 1 && encoder.supportsAnimation ? kept : 1
         let processed = processors.isEmpty ? 0 : 4 * size.width * size.height * kept
+        let encoders = plan.candidates.isEmpty ? [encoder] : plan.candidates
         let bytes =
             decodeBytes + processed
-            + encoder.memoryEstimate(for: size, frames: encoded, options: request.output.options)
+            + Self.encodeMemory(encoders, size: size, frames: encoded, output: request.output)
         return try await pixelBudget.reserve(
             bytes: bytes,
             refusingOverCapacityFor: Self.encoding(plan.format, size, frames: encoded)
@@ -208,9 +209,22 @@ extension ImageLoader {
             warnings: image.warnings)
         guard output.kind == .encoded else {
             result.image = image
+            if output.choosesQuality {
+                // `/info` of a q=auto or f=best request: the decision the image's render would make.
+                let source = plan?.decoder.format ?? image.format
+                let format = Self.settledFormat(output.format, source: source, registry: registry)
+                let chosen = try await choose(image, output: output, format: format, encoderReserved: false)
+                (result.quality, result.encodes) = (chosen.choice.decision, chosen.encodes)
+            }
             return result
         }
         let format = plan?.format ?? Self.settledFormat(output.format, source: image.format, registry: registry)
+        if output.choosesQuality {
+            let chosen = try await choose(image, output: output, format: format, encoderReserved: encoderReserved)
+            (result.data, result.format) = (chosen.choice.data, chosen.choice.decision.format)
+            (result.quality, result.encodes) = (chosen.choice.decision, chosen.encodes)
+            return result
+        }
         guard let encoder = plan?.encoder ?? registry.encoder(for: format) else {
             throw ImagoError(.encodingFailed(format: format), "no encoder writes \(format)")
         }
@@ -228,15 +242,19 @@ extension ImageLoader {
                 refusingOverCapacityFor: Self.encoding(format, size, frames: frames))
         defer { reservation?.release() }
         let (frozen, settings, maxBytes, spelling) = (image, options, output.maxBytes, output.maxBytesSpelling)
+        let counter = EncodeCounter()
         result.data = try await StopFlag.computing { stop in
             try stop.check()
             do {
-                return try Self.encode(frozen, with: encoder, options: settings, format: format, maxBytes: maxBytes)
+                return try Self.encode(
+                    frozen, with: CountingEncoder(encoder, counter: counter), options: settings, format: format,
+                    maxBytes: maxBytes)
             } catch let error as ImagoError where error.kind == .limitExceeded && spelling != nil {
                 throw ImagoError(.limitExceeded, "option \"\(spelling ?? "")\": \(error.reason)")
             }
         }
         result.format = format
+        result.encodes = counter.totals
         return result
     }
 
@@ -249,6 +267,7 @@ extension ImageLoader {
     static func settledFormat(_ choice: RenderFormat, source: ImageFormat, registry: PluginRegistry) -> ImageFormat {
         switch choice {
         case .format(let format): return format
+        case .best(let among): return among.first { registry.encoder(for: $0) != nil } ?? among.first ?? .jpeg
         case .source(let among, let otherwise):
             return among?.contains(source) != false && registry.encoder(for: source) != nil ? source : otherwise
         }

@@ -10,6 +10,8 @@ struct RenderPlan: Sendable {
     let format: ImageFormat
     /// The output format's encoder (nil for a decoded render).
     let encoder: (any ImageEncoder)?
+    /// `f=best`'s candidates that have an encoder (empty otherwise): the memory reserved is the largest one's.
+    let candidates: [any ImageEncoder]
     /// What the file's structure says, when its decoder reads it and every frame is wanted.
     let animation: AnimationInfo?
     /// Which frames are decoded.
@@ -28,9 +30,16 @@ struct RenderPlan: Sendable {
         switch (output.kind, output.format) {
         case (.decoded, _): format = decoder.format
         case (.encoded, .format(let named)): format = named
+        case (.encoded, .best(let among)):
+            format = among.first { registry.encoder(for: $0) != nil } ?? among.first ?? .jpeg
         case (.encoded, .source(let among, let otherwise)):
             let own = decoder.format
             format = among?.contains(own) != false && registry.encoder(for: own) != nil ? own : otherwise
+        }
+        if case .best(let among) = output.format {
+            candidates = among.compactMap { registry.encoder(for: $0) }
+        } else {
+            candidates = []
         }
         if output.kind == .encoded {
             guard let encoder = registry.encoder(for: format) else {
@@ -65,7 +74,8 @@ struct RenderPlan: Sendable {
         }
         self.animation = animation
         streams =
-            output.kind == .encoded && output.frame == nil && output.maxBytes == nil && animation != nil
+            output.kind == .encoded && output.frame == nil && output.maxBytes == nil && !output.choosesQuality
+            && animation != nil
             && decoder is any AnimatedImageDecoding && encoder is any AnimatedImageEncoding
             && image.decodeOptions.colorProfiles == .convertToSRGB && image.processors.processFramesIndependently
         var facts: [String: JSONValue] = [:]

@@ -47,6 +47,14 @@ public struct RenderOutput: Sendable, Hashable {
     public var frame: Int?
     /// How the user wrote `maxBytes` (`maxb=20000`), named when it cannot be met.
     public var maxBytesSpelling: String?
+    /// `q=auto`: the lowest quality within the settings' DSSIM target is searched (`QualitySearch`) instead of
+    /// encoding at `options.quality`; with `.best` formats, each candidate's. A decoded render searches too, and
+    /// reports the decision (`RenderResult.quality`) beside the image. A format without a quality (PNG, GIF) is a
+    /// `processingFailed` error whose underlying error is the `QualityError`.
+    public var autoQuality: AutoQuality?
+    /// When a quality search or a best-format choice must be done: it starts no encode it expects to end after it,
+    /// and answers the best found so far (`QualityDecision.stoppedEarly`).
+    public var deadline: ContinuousClock.Instant?
 
     /// Encoded bytes in `format`.
     public init(
@@ -78,6 +86,10 @@ public enum RenderFormat: Sendable, Hashable {
     case format(ImageFormat)
     /// The source's own format when an encoder writes it and `among` has it (nil: any), else `otherwise`.
     case source(among: Set<ImageFormat>?, otherwise: ImageFormat)
+    /// The smallest output among these formats (`f=best`, `BestFormat`), tried in this order: JPEG only for an
+    /// opaque image and PNG only for one with alpha (`BestFormat.formats(accepting:hasAlpha:order:)`); each at
+    /// `RenderOutput.autoQuality`, or at `options.quality` without it.
+    case best(among: [ImageFormat])
 }
 
 /// A finished render.
@@ -108,4 +120,8 @@ public struct RenderResult: Sendable {
     public var detection: DetectionResult? = nil
     /// A decoded render's container facts (`ContainerFactsReading`), by their key: `video`.
     public var containerFacts: [String: JSONValue] = [:]
+    /// What a quality search or a best-format choice decided (`RenderOutput.autoQuality`, `.best`); nil otherwise.
+    public var quality: QualityDecision?
+    /// The encodes made, by format (a search and a best-format choice make several).
+    public var encodes: [ImageFormat: Int] = [:]
 }

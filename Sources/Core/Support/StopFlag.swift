@@ -11,6 +11,9 @@ package final class StopFlag: Sendable {
     /// Raises the flag.
     package func raise() { raised.store(true, ordering: .relaxed) }
 
+    /// Whether the flag is raised.
+    package var isRaised: Bool { raised.load(ordering: .relaxed) }
+
     /// Throws `cancelled` once the flag is raised.
     package func check() throws {
         if raised.load(ordering: .relaxed) { throw ImagoError(.cancelled, "cancelled") }

@@ -31,6 +31,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var facesSize: PixelSize?
     /// What the source's container says (`video`: container, codec, size, duration, frame rate), by key.
     public var containerFacts: [String: JSONValue] = [:]
+    /// What `q=auto` or `f=best` decided for the image's render (`quality` in `json`: `format`, `q`, `dssim`,
+    /// `target`, `partial` and `header`, the `Imago-Quality` value); nil without either.
+    public var quality: QualityDecision?
 
     /// The information of `image`, already upright and processed; `orientation` is the source's, `bytes` its size.
     /// Computing the hashes is CPU-bound (a shrink to at most 100 px and a few DCTs): call it off the cooperative
@@ -67,6 +70,14 @@ public struct ImageInfo: Sendable, Hashable {
                 faces, in: facesSize, output: facesSize == PixelSize(width: width, height: height))
         }
         object.merge(containerFacts) { own, _ in own }
+        if let quality {
+            object["quality"] = .object([
+                "format": .string(quality.format.rawValue), "q": quality.quality.map { .number(Double($0)) } ?? .null,
+                "dssim": quality.dssim.map(JSONValue.number) ?? .null,
+                "target": quality.target.map(JSONValue.number) ?? .null, "partial": .bool(quality.stoppedEarly),
+                "header": .string(quality.headerValue),
+            ])
+        }
         return .object(object)
     }
 
@@ -109,6 +120,7 @@ public struct ImageInfo: Sendable, Hashable {
             (faces, facesSize) = Self.faces(found, output: PixelSize(width: width, height: height))
         }
         containerFacts = result.containerFacts
+        quality = result.quality
     }
 
     /// Renders `request`'s source with `loader` (decoded, processed by its processors, never encoded) and

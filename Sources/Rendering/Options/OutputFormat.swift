@@ -1,15 +1,19 @@
-/// The `f` option: a format the encoders write, or `auto` (chosen from the client's `Accept`).
+/// The `f` option: a format the encoders write, `auto` (chosen from the client's `Accept`) or `best` (the smallest
+/// of the formats the client accepts, `BestFormat`).
 public enum OutputFormat: Sendable, Hashable, CustomStringConvertible {
     case format(ImageFormat)
     case auto
+    case best
 
     /// The formats `f` may name besides `auto` (each needs an encoder in the registry).
     public static let names: [String] = ["jpeg", "png", "webp", "gif", "avif", "jxl", "heic"]
 
-    /// `jpeg`, `png`, `webp`, `gif`, `avif`, `jxl`, `heic` or `auto`; `nil` for anything else.
+    /// `jpeg`, `png`, `webp`, `gif`, `avif`, `jxl`, `heic`, `auto` or `best`; `nil` for anything else.
     public init?(_ name: String) {
         if name == "auto" {
             self = .auto
+        } else if name == "best" {
+            self = .best
         } else if Self.names.contains(name) {
             self = .format(ImageFormat(name))
         } else {
@@ -21,6 +25,7 @@ public enum OutputFormat: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .format(let format): format.rawValue
         case .auto: "auto"
+        case .best: "best"
         }
     }
 

@@ -23,6 +23,8 @@ extension ProcessingOptions {
         public var faceDetector: (any ImageDetector)?
         /// When the face detection gives up (the render's caller's cancellation stops it too).
         public var detectionDeadline: ContinuousClock.Instant?
+        /// The target and bounds of `q=auto` where the option leaves them out, and of `f=best` without `q`.
+        public var autoQuality = AutoQuality()
 
         /// Settings.
         public init(
@@ -80,6 +82,7 @@ extension ProcessingOptions {
             qualities: quality == nil ? settings.qualities.merging(formatQualities) { $1 } : [:], maxBytes: maxBytes,
             frame: frame)
         output.maxBytesSpelling = maxBytes.map { _ in settings.spelling("maxb") }
+        output.autoQuality = try autoQuality(settings: settings, format: format)
         var image = ImageRequest(url: url, processors: processors, decodeOptions: decode)
         image.appliesOrientation = appliesOrientation
         var request = RenderRequest(image: image, output: output)
@@ -92,5 +95,13 @@ extension ProcessingOptions {
             }
         }
         return request
+    }
+
+    /// The search's settings: `q=auto`'s parts over the service's, or the service's for `f=best` without `q`;
+    /// nil for a fixed quality. Throws `QualityError` when they cannot be searched.
+    public func autoQuality(settings: RenderSettings, format: RenderFormat) throws -> AutoQuality? {
+        if let autoQuality { return try autoQuality.settings(over: settings.autoQuality) }
+        if case .best = format, quality == nil { return settings.autoQuality }
+        return nil
     }
 }

@@ -22,5 +22,28 @@ extension ProcessingOptions {
         if extend, width == nil || height == nil {
             throw conflict("ext", " needs both a width and a height to extend to")
         }
+        try validateQuality(conflict)
+    }
+
+    /// `q=auto` and `f=best`: a target in (0, 1), a minimum not above the maximum, an output format with a
+    /// quality, and no `maxb` (both would choose the quality).
+    private func validateQuality(_ conflict: (String, String) -> OptionError) throws {
+        if let auto = autoQuality {
+            do {
+                // The parts given, over defaults that cannot conflict with them; the service's own settings are
+                // checked with them when the request is served.
+                let low = auto.minQuality ?? min(auto.maxQuality ?? 1, 30)
+                _ = try auto.settings(over: AutoQuality(minQuality: low, maxQuality: auto.maxQuality ?? max(low, 95)))
+            } catch let error as QualityError {
+                throw conflict("q", ": \(error.reason)")
+            }
+            if case .format(let named) = format, !named.hasQualitySetting {
+                throw conflict(
+                    "q", ": \(named) has no quality to search (q=auto needs JPEG, WebP, AVIF, JPEG XL or HEIC)")
+            }
+        }
+        if maxBytes != nil, autoQuality != nil || format == .best {
+            throw conflict("maxb", " cannot be combined with q=auto or f=best: both choose the quality")
+        }
     }
 }

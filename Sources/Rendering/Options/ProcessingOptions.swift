@@ -85,8 +85,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var dpr: Double = 1
     /// `f`; `nil`: the source's format, or JPEG when no encoder writes it.
     public var format: OutputFormat?
-    /// `q`, 1…100; `nil`: the configured quality of the format.
+    /// `q`, 1…100; `nil`: the configured quality of the format (or `autoQuality`'s search).
     public var quality: Int?
+    /// `q=auto[:TARGET[:MIN:MAX]]`: the quality searched for (`quality` is then nil).
+    public var autoQuality: AutoQualityOption?
     /// `frame`: one frame by index; `nil`: every frame for animated output formats, else the first.
     public var frame: Int?
     /// `crop`, before resizing.

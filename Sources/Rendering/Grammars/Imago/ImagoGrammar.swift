@@ -60,18 +60,39 @@ extension ProcessingOptions {
         },
         row("enlarge", "0 or 1", canonical: { $0.enlarge ? "1" : "0" }) { $0.enlarge = try $1.bool(0) ?? false },
         row(
-            "f", OutputFormat.names.joined(separator: ", ") + " or auto",
+            "f", OutputFormat.names.joined(separator: ", ") + ", auto or best",
             canonical: { $0.format?.description ?? "-" }
         ) {
             guard let format = OutputFormat(String($1.values[0])) else { throw $1.malformed() }
             $0.format = format
         },
-        row("q", "a whole number from 1 to 100", canonical: { $0.quality.map(String.init) ?? "-" }) {
-            $0.quality = try $1.int(0, in: 1...100)
+        row(
+            "q", "a whole number from 1 to 100, or auto[:TARGET[:MIN:MAX]]", arguments: 1...4,
+            canonical: { $0.autoQuality?.canonical ?? $0.quality.map(String.init) ?? "-" }
+        ) { options, arguments in
+            guard arguments.values[0] == "auto" else {
+                guard arguments.count == 1 else { throw arguments.malformed() }
+                (options.quality, options.autoQuality) = (try arguments.int(0, in: 1...100), nil)
+                return
+            }
+            (options.quality, options.autoQuality) = (nil, try autoQuality(arguments))
         },
         row("frame", "a frame index from 0", canonical: { $0.frame.map(String.init) ?? "-" }) {
             $0.frame = try $1.int(0, in: 0...99_999)
         },
         row("dpr", "a number from 1 to 4", canonical: { _ in nil }) { $0.dpr = try $1.decimal(0, in: 1...4) ?? 1 },
     ]
+}
+
+extension ProcessingOptions {
+    /// `q=auto`, `q=auto:TARGET` or `q=auto:TARGET:MIN:MAX`; `-` leaves a part to the settings (the canonical form
+    /// of imgproxy's empty parts).
+    static func autoQuality(_ arguments: OptionArguments) throws -> AutoQualityOption {
+        guard arguments.count != 3 else { throw arguments.malformed() }
+        func given(_ index: Int) -> Bool { arguments.count > index && arguments.values[index] != "-" }
+        return AutoQualityOption(
+            target: given(1) ? try arguments.decimal(1, in: 0...1, expected: "a DSSIM target in (0, 1)") : nil,
+            minQuality: given(2) ? try arguments.int(2, in: 1...100) : nil,
+            maxQuality: given(3) ? try arguments.int(3, in: 1...100) : nil)
+    }
 }

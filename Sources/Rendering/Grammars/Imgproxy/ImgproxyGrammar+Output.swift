@@ -64,9 +64,34 @@ extension ImgproxyGrammar {
             let bytes = try arguments.int(0, in: 0...2_000_000_000) ?? 0
             reading.options.maxBytes = bytes == 0 ? nil : bytes
         },
-        Row(["format", "f", "ext"], expected: formatExpected, writes: ["f"]) { reading, arguments in
+        Row(["format", "f", "ext"], expected: formatExpected + " or best", writes: ["f"]) { reading, arguments in
+            // `best` is imgproxy Pro's; Imago's free `f=best`.
+            guard arguments[0] != "best" else {
+                reading.options.format = .best
+                return
+            }
             guard let format = format(arguments[0]) else { throw arguments.malformed() }
             reading.options.format = .format(format)
+        },
+        // imgproxy Pro's autoquality, served as Imago's free `q=auto`: by DSSIM only; `none` turns it off.
+        Row(
+            ["autoquality", "aq"], expected: "dssim:TARGET:MIN_QUALITY:MAX_QUALITY:ALLOWED_ERROR or none",
+            arguments: 1...5, writes: ["q"]
+        ) { reading, arguments in
+            switch arguments[0] {
+            case "none": reading.options.autoQuality = nil
+            case "dssim":
+                // ALLOWED_ERROR is read and not used: the search ends when it has bracketed the target.
+                _ = try arguments.decimal(4, in: 0...1, expected: "an allowed error from 0 to 1")
+                reading.options.autoQuality = AutoQualityOption(
+                    target: try arguments.decimal(1, in: 0...1, expected: "a DSSIM target in (0, 1)"),
+                    minQuality: try arguments.int(2, in: 1...100), maxQuality: try arguments.int(3, in: 1...100))
+            case "size", "ml":
+                throw arguments.unsupported(
+                    "autoquality method \(arguments[0] ?? ""): Imago searches by DSSIM only (autoquality:dssim:…; "
+                        + "max_bytes bounds the size)")
+            default: throw arguments.malformed("dssim or none (size and ml are not served)")
+            }
         },
         Row(["strip_metadata", "sm"], expected: "1 or 0", writes: ["strip"]) { reading, arguments in
             reading.options.strip = try arguments.bool(0) ?? true

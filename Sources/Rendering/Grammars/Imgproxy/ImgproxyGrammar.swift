@@ -37,8 +37,12 @@ public enum ImgproxyGrammar {
     /// keeps the target's aspect); `zoom` scales the resize, or the image when nothing resizes it; `format_quality`
     /// of a format the URL names is its quality (one key with `q`).
     static func finish(_ reading: inout OptionsReading<Scratch>) throws {
+        // A quality given in the URL wins over autoquality; format_quality gives a default only without either.
+        if reading.options.quality != nil { reading.options.autoQuality = nil }
         let options = reading.options
-        if case .format(let format)? = options.format, !options.formatQualities.isEmpty {
+        if options.autoQuality != nil {
+            reading.options.formatQualities = [:]
+        } else if case .format(let format)? = options.format, !options.formatQualities.isEmpty {
             if options.quality == nil, let quality = options.formatQualities[format] {
                 reading.options.quality = quality
                 reading.spellings["q"] = reading.spelling(of: "fq")
