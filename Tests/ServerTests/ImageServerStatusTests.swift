@@ -19,7 +19,7 @@ extension ServerIntegrationTests {
             let source = "plain/" + ServerFixture.encode(fixture.origin.url("img/photo.jpg"))
             let cases = [
                 "/unsafe", "/unsafe/w=10", "/unsafe/w=10/", "/unsafe//\(source)",
-                "/unsafe/w=0/\(source)", "/unsafe/w=-5/\(source)", "/unsafe/w=+5/\(source)", "/unsafe/w=1e3/\(source)",
+                "/unsafe/w=0/\(source)", "/unsafe/w=-5/\(source)", "/unsafe/w=5.5/\(source)", "/unsafe/w=1e3/\(source)",
                 "/unsafe/w=99999999999999999999/\(source)", "/unsafe/w=8193/\(source)",
                 "/unsafe/w=5000,dpr=2/\(source)",
                 "/unsafe/h=abc/\(source)", "/unsafe/fit=squash/\(source)", "/unsafe/enlarge=2/\(source)",
