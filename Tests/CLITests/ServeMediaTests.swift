@@ -72,7 +72,8 @@ import Testing
         #expect(try metric(serve, "imago_detections_total") == 1)
         // A narrow window placed on the face, in Imago's, imgproxy's and thumbor's grammars: one detection, reused.
         let paths = [
-            "/unsafe/w=64,h=256,fit=cover,g=face/plain/\(plain)",
+            // (imgproxy's `fill` without `enlarge` is Imago's `fit=cover,adj=clamp`: one key with the next path.)
+            "/unsafe/w=64,h=256,fit=cover,adj=clamp,g=face/plain/\(plain)",
             "/imgproxy/insecure/rs:fill:64:256/g:obj:face/plain/\(plain)",
             "/imgproxy/insecure/rs:fill:64:256/g:sm/plain/\(plain)",
             "/thumbor/unsafe/64x256/smart/a.jpg",
