@@ -29,7 +29,8 @@ import Testing
         #expect(own.canonical.contains("g=face"))
         #expect(try imgproxy("rs:fill:100:100/g:obj:face") == own)
         #expect(try imgproxy("rs:fill:100:100/g:obj:face/g:sm").gravityOnFaces == false)
-        #expect(try imgproxy("rs:fill:100:100/g:sm").canonical == imago("w=100,h=100,fit=cover,adj=clamp,g=sm").canonical)
+        let smart = try imago("w=100,h=100,fit=cover,adj=clamp,g=sm")
+        #expect(try imgproxy("rs:fill:100:100/g:sm").canonical == smart.canonical)
         #expect(throws: OptionError.self) { try imgproxy("g:obj:cat") }
         #expect(throws: OptionError.self) { try imago("g=face:1") }
     }
