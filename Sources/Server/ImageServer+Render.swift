@@ -79,7 +79,7 @@ extension ImageServer {
 
     /// Renders `job`: the image encoded, or `/info`'s report as JSON.
     func render(_ job: RenderJob) async throws -> RenderedImage {
-        if Self.mayAnswerSource(job) { return try await renderFromSource(job) }
+        if Self.dependsOnSourceFormat(job) { return try await renderFromSource(job) }
         return try await renderImage(job)
     }
 

@@ -203,6 +203,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var raw = false
     /// `maxage`: the answer's `Cache-Control: max-age` in seconds, at most the service's.
     public var maxAge: Int?
+    /// `autojpg`: when `f` names no format, a PNG source whose output has no alpha channel is answered as JPEG
+    /// (thumbor's `autojpg()`).
+    public var autoJPEG = false
 
     /// No options.
     public init() {}

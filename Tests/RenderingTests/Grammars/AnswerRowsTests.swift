@@ -122,4 +122,16 @@ import Testing
         let negative = try ThumborGrammar.options("filters:max_age(-5)/a.jpg", context: context).reading
         #expect(negative.options.maxAge == nil && negative.scratch.skippedFilters == ["max_age(-5)"])
     }
+
+    @Test func thumborsAutojpgIsKeyed() throws {
+        for (filter, expected) in [("autojpg()", true), ("autojpg(True)", true), ("autojpg(0)", false)] {
+            let options = try ThumborGrammar.options(Substring("filters:\(filter)/a.png"), context: context).reading
+                .options
+            #expect(options.autoJPEG == expected, "\(filter)")
+            #expect(options.canonical.contains("autojpg=1") == expected)
+            #expect(try imago(given(options)).canonical == options.canonical)
+        }
+        let skipped = try ThumborGrammar.options("filters:autojpg(maybe)/a.png", context: context).reading
+        #expect(skipped.scratch.skippedFilters == ["autojpg(maybe)"] && !skipped.options.autoJPEG)
+    }
 }

@@ -138,5 +138,23 @@ extension ServerIntegrationTests {
             let header = long.header("Imago-Skipped-Filters") ?? ""
             #expect(header.utf8.count <= AnswerHeaders.maxSkippedBytes && header.hasSuffix("..."))
         }
+
+        @Test func thumborsAutojpgAnswersAnOpaquePNGAsJPEG() async throws {
+            let fixture = try Self.fixture()
+            for (path, type) in [
+                ("100x0/filters:autojpg()/big.png", "image/jpeg"), ("100x0/filters:autojpg()/logo.png", "image/png"),
+                ("100x0/filters:autojpg():background_color(white)/logo.png", "image/jpeg"),
+                ("100x0/filters:autojpg():format(png)/big.png", "image/png"), ("100x0/big.png", "image/png"),
+                ("100x0/filters:autojpg()/photo.jpg", "image/jpeg"),
+                ("100x0/filters:autojpg(False)/big.png", "image/png"),
+            ] {
+                for _ in 0..<2 {
+                    let response = try await fixture.get("/tb/unsafe/" + path)
+                    #expect(response.status == 200 && response.header("Content-Type") == type, "\(path)")
+                    #expect(response.header("Imago-Quality") == nil, "\(path)")
+                    #expect(try decode(response.body).width == 100, "\(path)")
+                }
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Imago's rows for what changes the answer rather than the pixels: `fn` and `att` (its `Content-Disposition`),
 /// the tightened limits `msr`, `msfs`, `maf`, `mafr`, `mrd`, `skp` and `raw` (the source answered unprocessed) and
-/// `maxage` (its `Cache-Control`). Each is in the canonical form, so the result's key.
+/// `maxage` (its `Cache-Control`), `autojpg` (an opaque PNG answered as JPEG). Each is in the canonical form, so the result's key.
 extension ProcessingOptions {
     static let answerRows: [OptionRow<Void>] = [
         row(
@@ -45,6 +45,7 @@ extension ProcessingOptions {
         row("maxage", "seconds from 0", canonical: { $0.maxAge.map(String.init) }) {
             $0.maxAge = try $1.int(0, in: 0...Int(Int32.max))
         },
+        row("autojpg", "0 or 1", canonical: { $0.autoJPEG ? "1" : nil }) { $0.autoJPEG = try $1.bool(0) ?? false },
     ]
 
     /// Longest download name, in UTF-8 bytes (a common file-system limit).

@@ -1,12 +1,16 @@
 import Foundation
 import Imago
 
-/// `raw` and `skp`: the source's own bytes answered unprocessed, within step 11 of the chain (after the signature,
-/// the expiry, the source policy, the result tiers and admission, within the request's deadline).
+/// The answers that depend on the source's format, known from its bytes: `raw` and `skp` (the source's own bytes,
+/// unprocessed) and `autojpg` (a PNG source's output as JPEG when it has no alpha). Within step 11 of the chain:
+/// after the signature, the expiry, the source policy, the result tiers and admission, within the deadline.
 extension ImageServer {
-    /// Whether `job` may answer its source unprocessed.
-    static func mayAnswerSource(_ job: RenderJob) -> Bool {
-        job.kind == .image && (job.options.raw || !job.options.skipProcessing.isEmpty)
+    /// Whether `job`'s answer depends on its source's format, known once its bytes are: `raw`, `skp`, and
+    /// `autojpg` when no format is asked.
+    static func dependsOnSourceFormat(_ job: RenderJob) -> Bool {
+        job.kind == .image
+            && (job.options.raw || !job.options.skipProcessing.isEmpty
+                || (job.options.autoJPEG && job.format == nil && job.bestFormats == nil))
     }
 
     /// The source fetched as every source is (`allowedSources`, the address checks, `maxSourceBytes`, the data
@@ -27,8 +31,13 @@ extension ImageServer {
             || (job.options.skipProcessing.contains(format) && job.bestFormats == nil
                 && (job.format == nil || job.format == format))
         guard unprocessed else {
-            var image = try await renderImage(job, sourceData: data)
+            var rendered = job
+            let autoJPEG = job.options.autoJPEG && format == .png && job.format == nil && job.bestFormats == nil
+            // autojpg: JPEG for an output without alpha, else PNG (`f=best`'s rule among the two, one encode).
+            if autoJPEG { rendered.bestFormats = [.jpeg, .png] }
+            var image = try await renderImage(rendered, sourceData: data)
             image.lastModified = image.lastModified ?? source.lastModified
+            if autoJPEG, job.autoQuality == nil { image.quality = nil }
             return image
         }
         if !job.options.raw, let sized = decoder as? any DecodedSizeEstimating {
