@@ -112,7 +112,7 @@ import Testing
                 "adj", "minw", "minh", "zoom", "focal", "scale", "exar", "pix", "ar", "fq", "fill", "flatten", "gblur",
                 "wsharpen", "sat", "rgb", "colorize", "curve", "equalize", "noise", "conv",
                 "blurfaces", "pixelatefaces", "t", "frames", "fps", "fn", "att", "msr", "msfs", "maf", "mafr", "mrd",
-                "skp", "raw", "maxage",
+                "skp", "raw", "maxage", "autojpg",
             ])
     }
 }
