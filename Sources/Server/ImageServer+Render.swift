@@ -122,8 +122,8 @@ extension ImageServer {
     }
 
     /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
-    /// `If-Modified-Since` is not before the source's `Last-Modified`.
-    /// The headers `job`'s options choose (`AnswerHeaders`) are computed here, for a cached result as for a new one.
+    /// `If-Modified-Since` is not before the source's `Last-Modified`. The headers `job`'s options choose
+    /// (`AnswerHeaders`) are computed here, for a cached result as for a new one.
     func response(_ image: RenderedImage, to request: HTTPRequest, for job: RenderJob, cache: String) -> HTTPResponse {
         var headers = [
             ("ETag", image.etag),

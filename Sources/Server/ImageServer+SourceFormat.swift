@@ -36,7 +36,8 @@ extension ImageServer {
             // autojpg: JPEG for an output without alpha, else PNG (`f=best`'s rule among the two, one encode).
             if autoJPEG { rendered.bestFormats = [.jpeg, .png] }
             var image = try await renderImage(rendered, sourceData: data)
-            image.lastModified = image.lastModified ?? source.lastModified
+            // The bytes were fetched here: where they came from, and their Last-Modified, are the source's.
+            (image.sourceOrigin, image.lastModified) = (source.origin.rawValue, source.lastModified)
             if autoJPEG, job.autoQuality == nil { image.quality = nil }
             return image
         }
