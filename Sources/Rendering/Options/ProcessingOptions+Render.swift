@@ -70,7 +70,12 @@ extension ProcessingOptions {
                     + "configuration's detectors)")
         }
         var decode = DecodeOptions()
-        if !limits.isEmpty { decode.limits = settings.limits }
+        if !limits.isEmpty {
+            decode.limits = settings.limits
+            // The loader reads `.default` as "the loader's own limits", which may be looser: one byte less keeps
+            // a tightening that happens to equal the defaults a tightening.
+            if decode.limits == .default { decode.limits.maxBytes -= 1 }
+        }
         decode.timeline = TimelineOptions(
             posterTime: posterTime, maxFrames: previewFrames, maxFrameRate: previewFrameRate)
         decode.timeline.posterAtKeyframe = posterAtKeyframe

@@ -85,6 +85,17 @@ import Testing
             settings: ProcessingOptions.RenderSettings(limits: DecodeLimits(maxPixels: 50_000_000)))
         #expect(request.image.decodeOptions.limits.maxPixels == 250_000)
         #expect(request.image.decodeOptions.limits.maxBytes == 1000)
+        // Tightened to exactly the defaults, which the loader would read as "its own limits": still tightened.
+        let service = DecodeLimits(maxPixels: 200_000_000, maxTotalPixels: 800_000_000, maxBytes: 200 << 20)
+        let toDefaults = try ImgproxyGrammar.options(
+            ["msr:400", "mafr:100", "msfs:104857600"], extension: nil, context: ProcessingOptions.Context()
+        ).options
+        #expect(toDefaults.limits.applied(to: service) == .default)
+        let tightened = try toDefaults.renderRequest(
+            url: URL(string: "http://example.com/a.jpg")!, format: .format(.jpeg),
+            settings: ProcessingOptions.RenderSettings(limits: service))
+        #expect(tightened.image.decodeOptions.limits != .default)
+        #expect(tightened.image.decodeOptions.limits.maxPixels == 100_000_000)
     }
 
     @Test func looserOrNonsenseLimitsAre400NamingThem() {
