@@ -52,10 +52,9 @@ extension ProcessingOptions {
     /// whose answer makes the processors; without one, `blurfaces` and `pixelatefaces` throw an `OptionError`
     /// naming the missing detector.
     public func renderRequest(url: URL, format: RenderFormat, settings: RenderSettings) throws -> RenderRequest {
-        // `msr`, `msfs`, `maf`, `mafr` and `mrd` tighten the service's limits for this render, never loosen them.
+        // `msr`, `msfs`, `maf` and `mafr` tighten the service's limits for this render, never loosen them.
         var tightened = settings
         tightened.limits = limits.applied(to: settings.limits)
-        tightened.maxOutputSide = limits.maxOutputSide(settings.maxOutputSide)
         let settings = tightened
         let processors = try self.processors(
             limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,

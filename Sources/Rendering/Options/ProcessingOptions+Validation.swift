@@ -12,14 +12,13 @@ extension ProcessingOptions {
         if let (key, limit) = limits.looser(than: context.sourceLimits, maxOutputSide: context.maxOutputSide) {
             throw conflict(key, " is looser than the service's limit of \(limit): a URL may only tighten it")
         }
-        let maxSide = limits.maxOutputSide(context.maxOutputSide)
         let dprNote = dpr == 1 ? "" : " with \"\(OptionError.shown(spelling("dpr")))\""
         for (key, side, scaled) in [("w", width, outputWidth), ("h", height, outputHeight)] {
-            guard side != nil, let scaled, scaled > maxSide else { continue }
-            throw conflict(key, "\(dprNote) is \(scaled) px, over the limit of \(maxSide)")
+            guard side != nil, let scaled, scaled > context.maxOutputSide else { continue }
+            throw conflict(key, "\(dprNote) is \(scaled) px, over the limit of \(context.maxOutputSide)")
         }
-        if let pad = outputPadding, max(pad.top, pad.right, pad.bottom, pad.left) > maxSide {
-            throw conflict("pad", "\(dprNote) is over the limit of \(maxSide) px")
+        if let pad = outputPadding, max(pad.top, pad.right, pad.bottom, pad.left) > context.maxOutputSide {
+            throw conflict("pad", "\(dprNote) is over the limit of \(context.maxOutputSide) px")
         }
         if blurFaces != nil, pixelateFaces != nil {
             throw conflict("pixelatefaces", " cannot go with \"\(OptionError.shown(spelling("blurfaces")))\"")

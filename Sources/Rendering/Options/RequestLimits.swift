@@ -10,7 +10,7 @@ public struct RequestLimits: Sendable, Hashable {
     public var maxFrames: Int?
     /// `mafr`: most pixels of one frame (a still image is one frame).
     public var maxFramePixels: Int?
-    /// `mrd`: largest `w`, `h` (after `dpr`) and `pad` side (`serve.maxOutputSide`).
+    /// `mrd`: the finished image is scaled down to fit within this side (at most `serve.maxOutputSide`).
     public var maxResultSide: Int?
 
     /// No tightening.
@@ -31,9 +31,6 @@ public struct RequestLimits: Sendable, Hashable {
         if let bytes = maxSourceBytes { tightened.maxBytes = min(tightened.maxBytes, bytes) }
         return tightened
     }
-
-    /// The largest output side with `mrd` applied to the service's.
-    public func maxOutputSide(_ service: Int) -> Int { min(service, maxResultSide ?? service) }
 
     /// The first value above the service's limit (by its Imago key), with that limit; nil when every value
     /// tightens. `limits` nil: only `mrd` is checked.

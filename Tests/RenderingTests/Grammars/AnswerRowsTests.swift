@@ -110,8 +110,20 @@ import Testing
         }
         // At the limit is allowed; the tightened side bounds w and h.
         #expect(throws: Never.self) { try imgproxy("msr:50/maf:100/mrd:8192") }
-        #expect(failure { try imgproxy("mrd:100/w:200") }?.message.contains("over the limit of 100") == true)
-        #expect(throws: Never.self) { try imgproxy("mrd:100/w:100") }
+    }
+
+    @Test func maxResultDimensionScalesTheFinishedImageDown() throws {
+        let image = DecodedImage(raster: try Raster(width: 400, height: 300, fill: RGBA(9, 99, 199)), format: .png)
+        func size(_ segments: String) throws -> (Int, Int) {
+            let result = try imgproxy(segments).processors().process(image)
+            return (result.raster.width, result.raster.height)
+        }
+        // As imgproxy's limitScale: a larger ask, a source kept at its size and a padded result all fit; never up.
+        #expect(try size("mrd:100/w:200") == (100, 75))
+        #expect(try size("mrd:100") == (100, 75))
+        #expect(try size("mrd:100/pd:50") == (100, 80))
+        #expect(try size("mrd:1000") == (400, 300))
+        #expect(try imgproxy("mrd:100").canonical != imgproxy("mrd:101").canonical)
     }
 
     @Test func skipProcessingAndRaw() throws {
