@@ -58,7 +58,7 @@ extension ImageServer {
             // 6 memory tier
             if let hit = results.image(for: job.key.text) {
                 metrics.recordResultHit()
-                return .now(response(hit, to: request, varies: job.varies, cache: "result"))
+                return .now(response(hit, to: request, for: job, cache: "result"))
             }
             return .later { await self.respond(to: job, context) }
         } catch {
@@ -70,8 +70,10 @@ extension ImageServer {
     func job(_ kind: RenderJob.Kind, target: Substring, for request: HTTPRequest) throws -> RenderJob {
         let (dialect, rest) = try dialects.route(target)
         // The same limits, presets and only-presets mode whatever the grammar: a dialect is no way around them.
-        let context = ProcessingOptions.Context(
+        var context = ProcessingOptions.Context(
             maxOutputSide: settings.maxOutputSide, presets: presets, onlyPresets: settings.onlyPresets)
+        // What a URL's own limits (msr, msfs, maf, mafr) may only tighten.
+        context.sourceLimits = loader.settings.limits
         let requested = try dialect.request(for: rest, time: request.time, context: context)
         let options = requested.options
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
@@ -94,8 +96,8 @@ extension ImageServer {
             detector: detectorIdentifier(for: options, kind: kind),
             choice: ResultKey.choice(autoQuality: autoQuality, bestFormats: bestFormats))
         return RenderJob(
-            kind: kind, url: url, options: options, spellings: requested.spellings, format: format,
-            varies: options.format == .auto || options.format == .best, bestFormats: bestFormats,
+            kind: kind, url: url, options: options, spellings: requested.spellings, skipped: requested.skipped,
+            format: format, varies: options.format == .auto || options.format == .best, bestFormats: bestFormats,
             autoQuality: autoQuality, key: key)
     }
 
@@ -117,7 +119,7 @@ extension ImageServer {
                 }
             }
             if joined { metrics.recordCoalesced() }
-            return response(image, to: context.request, varies: job.varies, cache: image.sourceOrigin)
+            return response(image, to: context.request, for: job, cache: image.sourceOrigin)
         } catch {
             if (error as? RequestError)?.kind == .overloaded { metrics.recordShed() }
             return HTTPResponse(failure: ServeFailure(answering: error))
@@ -161,10 +163,11 @@ extension ImageServer {
         }
     }
 
-    /// Keeps the source's own rendering in the result cache (a fallback image is not kept); whether it did.
+    /// Keeps the source's own rendering in the result cache (a fallback image is not kept, nor the source's own
+    /// bytes answered for `raw` or `skp`: the loader's data cache holds those already); whether it did.
     @discardableResult
     private func keep(_ image: RenderedImage, for job: RenderJob) -> Bool {
-        guard image.maxAge == nil else { return false }
+        guard image.maxAge == nil, !image.isSource else { return false }
         results.store(image, for: job.key.text)
         return true
     }

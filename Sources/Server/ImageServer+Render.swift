@@ -79,7 +79,13 @@ extension ImageServer {
 
     /// Renders `job`: the image encoded, or `/info`'s report as JSON.
     func render(_ job: RenderJob) async throws -> RenderedImage {
-        let result = try await loader.render(try renderRequest(job, deadline: job.deadline))
+        if Self.dependsOnSourceFormat(job) { return try await renderFromSource(job) }
+        return try await renderImage(job)
+    }
+
+    /// The loader's render of `job`, of its source or of `sourceData` (the source's bytes, already fetched).
+    func renderImage(_ job: RenderJob, sourceData: Data? = nil) async throws -> RenderedImage {
+        let result = try await loader.render(try renderRequest(job, sourceData: sourceData, deadline: job.deadline))
         metrics.recordRender()
         metrics.recordEncodes(result.encodes)
         return try await rendered(result, kind: job.kind)
@@ -116,13 +122,21 @@ extension ImageServer {
     }
 
     /// 200 with the image (HEAD: the same head), or 304 when `If-None-Match` names its ETag or, without one,
-    /// `If-Modified-Since` is not before the source's `Last-Modified`.
-    func response(_ image: RenderedImage, to request: HTTPRequest, varies: Bool, cache: String) -> HTTPResponse {
+    /// `If-Modified-Since` is not before the source's `Last-Modified`. The headers `job`'s options choose
+    /// (`AnswerHeaders`) are computed here, for a cached result as for a new one.
+    func response(_ image: RenderedImage, to request: HTTPRequest, for job: RenderJob, cache: String) -> HTTPResponse {
         var headers = [
-            ("ETag", image.etag), ("Cache-Control", "public, max-age=\(image.maxAge ?? settings.cacheMaxAge)"),
+            ("ETag", image.etag),
+            (
+                "Cache-Control",
+                AnswerHeaders.cacheControl(image, options: job.options, serviceMaxAge: settings.cacheMaxAge)
+            ),
         ]
         if let lastModified = image.lastModified { headers.append(("Last-Modified", lastModified)) }
-        if varies { headers.append(("Vary", "Accept")) }
+        if job.varies { headers.append(("Vary", "Accept")) }
+        if let skipped = AnswerHeaders.skippedFilters(job.skipped) {
+            headers.append(("Imago-Skipped-Filters", skipped))
+        }
         if let quality = image.quality, !quality.headerValue.isEmpty, image.contentType != "application/json" {
             headers.append(("Imago-Quality", quality.headerValue))
         }
@@ -130,6 +144,11 @@ extension ImageServer {
             return HTTPResponse(status: 304, headers: headers, cache: cache)
         }
         headers.insert(("Content-Type", image.contentType), at: 0)
+        if let disposition = AnswerHeaders.contentDisposition(
+            for: job.options, source: job.url, contentType: image.contentType)
+        {
+            headers.append(("Content-Disposition", disposition))
+        }
         return HTTPResponse(status: image.status, headers: headers, body: image.body, cache: cache)
     }
 

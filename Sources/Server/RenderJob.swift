@@ -15,6 +15,8 @@ struct RenderJob: Sendable {
     var options: ProcessingOptions
     /// Each option as the user wrote it in their grammar, for messages about the render.
     var spellings: [String: String]
+    /// What the grammar skipped (thumbor's unknown filters), named in the answer's `Imago-Skipped-Filters`.
+    var skipped: [String] = []
     /// The format asked for (`f=`, or the one `Accept` chose for `f=auto`); nil: the source's own.
     var format: ImageFormat?
     /// Whether the answer depends on `Accept` (`f=auto`, `f=best`).

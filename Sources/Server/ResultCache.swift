@@ -19,6 +19,8 @@ public struct RenderedImage: Sendable {
     public var maxAge: Int?
     /// What `q=auto` or `f=best` decided, sent as `Imago-Quality`; nil for a fixed quality.
     public var quality: QualityDecision?
+    /// Whether the body is the source's own bytes (`raw`, `skp`), answered unprocessed and not kept as a result.
+    var isSource = false
 
     /// A rendered image.
     public init(

@@ -37,6 +37,7 @@ import Testing
         let source = try fixtures.redOverBluePNG()
         for (ops, named) in [
             ("blur=nan", "blur=nan"), ("crop=1:2:3", "crop=1:2:3"), ("wm=1:se", "wm"), ("focal=1:1", "focal"),
+            ("fn=a", "serve options"), ("raw=1", "serve options"), ("msr=1", "serve options"),
         ] {
             let result = try await ImagoTool.run(["convert", source, "-o", fixtures.path("x.png"), "--ops", ops])
             #expect(result.status == 2, "\(ops)")

@@ -1,7 +1,8 @@
 import Imago
 
 /// `--ops OPTIONS` (`imago convert`, `imago load`): serve's options grammar (`ProcessingOptions`), checked as a
-/// usage error. `wm`, `pr` and `exp` belong to a server (its watermark, its presets, signed URLs) and are refused.
+/// usage error. `wm`, `pr` and `exp` belong to a server (its watermark, its presets, signed URLs) and are refused, as
+/// are the options that shape a server's answer (`fn`, `att`, the URL's limits, `skp`, `raw`, `maxage`, `autojpg`).
 enum OperationsOption {
     static func parse(_ arguments: ParsedArguments) throws(UsageError) -> ProcessingOptions? {
         guard let text = arguments.string("ops") else { return nil }
@@ -15,6 +16,13 @@ enum OperationsOption {
         }
         if options.watermark != nil || !options.presets.isEmpty || options.expires != nil {
             throw UsageError("--ops: wm, pr and exp are serve options (use --preset for a configuration's preset)")
+        }
+        // What shapes a server's answer (its headers, its limits per URL, the source passed on) has no file to act on.
+        if options.filename != nil || options.attachment || !options.limits.isEmpty || !options.skipProcessing.isEmpty
+            || options.raw || options.maxAge != nil || options.autoJPEG
+        {
+            throw UsageError(
+                "--ops: fn, att, msr, msfs, maf, mafr, mrd, skp, raw, maxage and autojpg are serve options")
         }
         if options.format == .auto { throw UsageError("--ops: f=auto needs a client's Accept header; name a format") }
         return options

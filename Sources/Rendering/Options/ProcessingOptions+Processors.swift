@@ -175,6 +175,10 @@ extension ProcessingOptions {
                     id: watermark.id)
             }
         }
+        // `mrd`: the finished image scaled down to fit within it, never up (imgproxy's max_result_dimension).
+        if let side = self.limits.maxResultSide {
+            try add("mrd") { ResizeProcessor(width: side, height: side, mode: .fit, upscale: false) }
+        }
         return processors
     }
 

@@ -52,6 +52,10 @@ extension ProcessingOptions {
     /// whose answer makes the processors; without one, `blurfaces` and `pixelatefaces` throw an `OptionError`
     /// naming the missing detector.
     public func renderRequest(url: URL, format: RenderFormat, settings: RenderSettings) throws -> RenderRequest {
+        // `msr`, `msfs`, `maf` and `mafr` tighten the service's limits for this render, never loosen them.
+        var tightened = settings
+        tightened.limits = limits.applied(to: settings.limits)
+        let settings = tightened
         let processors = try self.processors(
             limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
             spelling: settings.spelling)
@@ -65,6 +69,12 @@ extension ProcessingOptions {
                     + "configuration's detectors)")
         }
         var decode = DecodeOptions()
+        if !limits.isEmpty {
+            decode.limits = settings.limits
+            // The loader reads `.default` as "the loader's own limits", which may be looser: one byte less keeps
+            // a tightening that happens to equal the defaults a tightening.
+            if decode.limits == .default { decode.limits.maxBytes -= 1 }
+        }
         decode.timeline = TimelineOptions(
             posterTime: posterTime, maxFrames: previewFrames, maxFrameRate: previewFrameRate)
         decode.timeline.posterAtKeyframe = posterAtKeyframe

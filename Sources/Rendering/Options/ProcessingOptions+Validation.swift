@@ -8,6 +8,10 @@ extension ProcessingOptions {
             let written = OptionError.shown(spelling(key))
             return OptionError(.conflicting, item: written, message: "option \"\(written)\"\(message)")
         }
+        // A URL may tighten the service's limits, never loosen them (imgproxy refuses its security options).
+        if let (key, limit) = limits.looser(than: context.sourceLimits, maxOutputSide: context.maxOutputSide) {
+            throw conflict(key, " is looser than the service's limit of \(limit): a URL may only tighten it")
+        }
         let dprNote = dpr == 1 ? "" : " with \"\(OptionError.shown(spelling("dpr")))\""
         for (key, side, scaled) in [("w", width, outputWidth), ("h", height, outputHeight)] {
             guard side != nil, let scaled, scaled > context.maxOutputSide else { continue }

@@ -67,6 +67,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var presets: [String: String]
         /// Whether only `pr` may be given (imgproxy's only-presets mode).
         public var onlyPresets: Bool
+        /// The service's source limits, which `msr`, `msfs`, `maf` and `mafr` may only tighten (a looser value is
+        /// refused naming it); nil: not checked when reading (a render still never loosens its limits).
+        public var sourceLimits: DecodeLimits?
         /// A context.
         public init(maxOutputSide: Int = 8192, presets: [String: String] = [:], onlyPresets: Bool = false) {
             (self.maxOutputSide, self.presets, self.onlyPresets) = (maxOutputSide, presets, onlyPresets)
@@ -188,6 +191,21 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var curves: Curves?
     /// `conv`: a convolution kernel.
     public var convolution: Convolution?
+    /// `fn`: the name the answer's `Content-Disposition` gives it (its extension the output format's).
+    public var filename: String?
+    /// `att`: the answer is an attachment (a download) rather than shown inline.
+    public var attachment = false
+    /// `msr`, `msfs`, `maf`, `mafr`, `mrd`: limits this request tightens (never loosens) below the service's.
+    public var limits = RequestLimits()
+    /// `skp`: source formats answered as they are, unprocessed, when the output format is the source's.
+    public var skipProcessing: Set<ImageFormat> = []
+    /// `raw`: the source's bytes answered as they are, whatever the other options.
+    public var raw = false
+    /// `maxage`: the answer's `Cache-Control: max-age` in seconds, at most the service's.
+    public var maxAge: Int?
+    /// `autojpg`: when `f` names no format, a PNG source whose output has no alpha channel is answered as JPEG
+    /// (thumbor's `autojpg()`).
+    public var autoJPEG = false
 
     /// No options.
     public init() {}

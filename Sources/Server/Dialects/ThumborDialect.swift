@@ -33,7 +33,9 @@ struct ThumborDialect: URLDialect {
             }
         }
         let (reading, image) = try ThumborGrammar.options(signed, context: context)
-        return DialectRequest(source: try source(image), options: reading.options, spellings: reading.spellings)
+        return DialectRequest(
+            source: try source(image), options: reading.options, spellings: reading.spellings,
+            skipped: reading.scratch.skippedFilters)
     }
 
     /// IMAGE as a URL: itself when it is `http(s)://…` (or percent-encoded so), else under `loaderBase`.

@@ -23,6 +23,8 @@ struct DialectRequest: Sendable {
     var options: ProcessingOptions
     /// Each option (by its Imago key) as the user wrote it, for messages about the render.
     var spellings: [String: String] = [:]
+    /// What the grammar skipped as its service does (thumbor's unknown filters), as written: named in the answer.
+    var skipped: [String] = []
 
     /// The option `key` as the user wrote it, or the key.
     func spelling(of key: String) -> String { spellings[key] ?? key }

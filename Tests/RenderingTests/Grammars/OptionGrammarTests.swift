@@ -85,7 +85,7 @@ import Testing
                 .options
         }
         #expect(limited?.message.contains("\"w:4000\" with \"dpr:3\" is 12000 px") == true, "\(limited?.message ?? "")")
-        #expect(error { try imgproxy("raw:1") }?.kind == .unsupported)
+        #expect(error { try imgproxy("ph:1") }?.kind == .unsupported)
         #expect(error { try imgproxy("nope:2") }?.kind == .unknown)
     }
 

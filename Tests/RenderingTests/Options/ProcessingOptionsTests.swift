@@ -111,7 +111,8 @@ import Testing
                 "bg", "blur", "sharpen", "wm", "gray", "bright", "contrast", "round", "pr", "maxb", "exp", "strip",
                 "adj", "minw", "minh", "zoom", "focal", "scale", "exar", "pix", "ar", "fq", "fill", "flatten", "gblur",
                 "wsharpen", "sat", "rgb", "colorize", "curve", "equalize", "noise", "conv",
-                "blurfaces", "pixelatefaces", "t", "frames", "fps",
+                "blurfaces", "pixelatefaces", "t", "frames", "fps", "fn", "att", "msr", "msfs", "maf", "mafr", "mrd",
+                "skp", "raw", "maxage", "autojpg",
             ])
     }
 }

@@ -6,7 +6,8 @@ extension ProcessingOptions {
     public static let grammar = OptionGrammar<Void>(
         style: OptionStyle(
             grammar: "", noun: "option", valueSeparator: "=", numbers: .any, booleans: ["0": false, "1": true]),
-        rows: basicRows + geometryRows + filterRows + colourRows + outputRows + resizeRows + effectRows + mediaRows,
+        rows: basicRows + geometryRows + filterRows + colourRows + outputRows + resizeRows + effectRows + mediaRows
+            + answerRows,
         laterOptionsOverride: false)
 
     /// The items of `segment`: `-` is none; each item must be `key=value`.

@@ -133,15 +133,53 @@ extension ImgproxyGrammar {
         }
     }
 
-    /// Options imgproxy has that Imago does not honour, and why.
-    static let unsupported: [String: String] = [
-        "skip_processing": "Imago always processes",
-        "skp": "Imago always processes", "raw": "Imago always processes", "filename": "no download names",
-        "fn": "no download names", "return_attachment": "no attachments", "att": "no attachments",
-        "max_src_resolution": "the limit is serve.maxSourcePixels", "msr": "the limit is serve.maxSourcePixels",
-        "max_src_file_size": "the limit is serve.maxSourceBytes", "msfs": "the limit is serve.maxSourceBytes",
-        "max_animation_frames": "not per URL", "maf": "not per URL", "max_animation_frame_resolution": "not per URL",
-        "mafr": "not per URL", "max_result_dimension": "the limit is serve.maxOutputSide",
-        "mrd": "the limit is serve.maxOutputSide", "preserve_hdr": "no HDR output", "ph": "no HDR output",
+    /// The options that change the answer rather than the pixels: its download name, the limits a URL tightens
+    /// (imgproxy's security options), the source answered unprocessed.
+    static let answerRows: [Row] = [
+        Row(["filename", "fn"], expected: "NAME[:ENCODED]", arguments: 1...2, writes: ["fn"]) { reading, arguments in
+            reading.options.filename = try ProcessingOptions.filename(
+                arguments, encoded: try arguments.bool(1) ?? false)
+        },
+        Row(["return_attachment", "att"], expected: "1 or 0", writes: ["att"]) { reading, arguments in
+            reading.options.attachment = try arguments.bool(0) ?? false
+        },
+        // The security options tighten the service's limits; a looser value is refused naming it (validate), as
+        // imgproxy refuses them unless IMGPROXY_ALLOW_SECURITY_OPTIONS.
+        Row(["max_src_resolution", "msr"], expected: ProcessingOptions.megapixelsExpected, writes: ["msr"]) {
+            reading, arguments in
+            reading.options.limits.maxSourcePixels = try ProcessingOptions.megapixels(arguments)
+        },
+        Row(["max_src_file_size", "msfs"], expected: "a number of bytes from 1", writes: ["msfs"]) {
+            reading, arguments in
+            reading.options.limits.maxSourceBytes = try arguments.int(0, in: 1...Int(Int32.max) * 8)
+        },
+        Row(["max_animation_frames", "maf"], expected: "a number of frames from 1", writes: ["maf"]) {
+            reading, arguments in
+            reading.options.limits.maxFrames = try arguments.int(0, in: 1...999_999_999)
+        },
+        Row(
+            ["max_animation_frame_resolution", "mafr"], expected: ProcessingOptions.megapixelsExpected,
+            writes: ["mafr"]
+        ) { reading, arguments in
+            reading.options.limits.maxFramePixels = try ProcessingOptions.megapixels(arguments)
+        },
+        Row(["max_result_dimension", "mrd"], expected: "a side in pixels from 1", writes: ["mrd"]) {
+            reading, arguments in
+            reading.options.limits.maxResultSide = try arguments.int(0, in: 1...65_535)
+        },
+        Row(["skip_processing", "skp"], expected: formatExpected, arguments: 1...16, writes: ["skp"]) {
+            reading, arguments in
+            reading.options.skipProcessing = Set(
+                try arguments.values.map { name in
+                    guard let format = format(name) else { throw arguments.malformed() }
+                    return format
+                })
+        },
+        Row(["raw"], expected: "1 or 0", writes: ["raw"]) { reading, arguments in
+            reading.options.raw = try arguments.bool(0) ?? false
+        },
     ]
+
+    /// Options imgproxy has that Imago does not honour, and why.
+    static let unsupported: [String: String] = ["preserve_hdr": "no HDR output", "ph": "no HDR output"]
 }

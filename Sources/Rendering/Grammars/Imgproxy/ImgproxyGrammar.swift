@@ -16,7 +16,7 @@ public enum ImgproxyGrammar {
         style: OptionStyle(
             grammar: "imgproxy", noun: "option", valueSeparator: ":", numbers: .any,
             booleans: ["1": true, "t": true, "true": true, "0": false, "f": false, "false": false]),
-        rows: sizeRows + placementRows + effectRows + outputRows, unsupported: unsupported,
+        rows: sizeRows + placementRows + effectRows + outputRows + answerRows, unsupported: unsupported,
         laterOptionsOverride: true)
 
     /// The options of `segments` (each `name:arg:…`; the URL's `@ext` or `.ext` as `extension`), checked

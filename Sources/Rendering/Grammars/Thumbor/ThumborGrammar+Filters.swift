@@ -129,6 +129,15 @@ extension ThumborGrammar {
         Row(["stretch"], expected: "no arguments", arguments: 0...0, writes: ["fit"]) { reading, _ in
             reading.scratch.stretch = true
         },
+        // The answer's Cache-Control max-age, at most the service's (`serve.cacheMaxAge`).
+        Row(["max_age"], expected: "seconds from 0", writes: ["maxage"]) { reading, arguments in
+            reading.options.maxAge = try arguments.int(0, in: 0...Int(Int32.max))
+        },
+        // A PNG source without alpha answered as JPEG, unless format() names one.
+        Row(["autojpg"], expected: "nothing, True or False", arguments: 0...1, writes: ["autojpg"]) {
+            reading, arguments in
+            reading.options.autoJPEG = try arguments.bool(0) ?? true
+        },
     ]
 
     static let pixelFilters: [Row] = [
@@ -259,6 +268,5 @@ extension ThumborGrammar {
         "watermark": "its image is a URL in the URL; Imago draws the one configured (serve.watermark)",
         "redeye": "no red-eye detection in Imago",
         "frame": "no nine-patch frames in Imago", "extract_focal": "no focal extraction in Imago",
-        "max_age": "Cache-Control is serve.cacheMaxAge", "autojpg": "no automatic JPEG conversion",
     ]
 }

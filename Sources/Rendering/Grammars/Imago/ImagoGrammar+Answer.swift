@@ -1,0 +1,95 @@
+import Foundation
+
+/// Imago's rows for what changes the answer rather than the pixels: `fn` and `att` (its `Content-Disposition`),
+/// the tightened limits `msr`, `msfs`, `maf`, `mafr`, `mrd`, `skp` and `raw` (the source answered unprocessed) and
+/// `maxage` (its `Cache-Control`), `autojpg` (an opaque PNG answered as JPEG). Each is in the canonical form, so the result's key.
+extension ProcessingOptions {
+    static let answerRows: [OptionRow<Void>] = [
+        row(
+            "fn", "NAME (percent-escaped) or NAME:1 (URL-safe Base64)", arguments: 1...2,
+            canonical: { $0.filename.map(canonicalFilename) }
+        ) { options, arguments in
+            options.filename = try filename(arguments, encoded: try arguments.bool(1) ?? false)
+        },
+        row("att", "0 or 1", canonical: { $0.attachment ? "1" : nil }) { $0.attachment = try $1.bool(0) ?? false },
+        row("msr", megapixelsExpected, canonical: { $0.limits.maxSourcePixels.map(canonicalMegapixels) }) {
+            $0.limits.maxSourcePixels = try megapixels($1)
+        },
+        row("msfs", "a number of bytes from 1", canonical: { $0.limits.maxSourceBytes.map(String.init) }) {
+            $0.limits.maxSourceBytes = try $1.int(0, in: 1...Int(Int32.max) * 8)
+        },
+        row("maf", "a number of frames from 1", canonical: { $0.limits.maxFrames.map(String.init) }) {
+            $0.limits.maxFrames = try $1.int(0, in: 1...999_999_999)
+        },
+        row("mafr", megapixelsExpected, canonical: { $0.limits.maxFramePixels.map(canonicalMegapixels) }) {
+            $0.limits.maxFramePixels = try megapixels($1)
+        },
+        row("mrd", "a side in pixels from 1", canonical: { $0.limits.maxResultSide.map(String.init) }) {
+            $0.limits.maxResultSide = try $1.int(0, in: 1...65_535)
+        },
+        // Written only without `raw`, which answers every source unprocessed.
+        row(
+            "skp", OutputFormat.names.joined(separator: ", ") + " joined by :", arguments: 1...16,
+            canonical: { options in
+                options.raw || options.skipProcessing.isEmpty
+                    ? nil : options.skipProcessing.map(\.rawValue).sorted().joined(separator: ":")
+            }
+        ) { options, arguments in
+            options.skipProcessing = Set(
+                try arguments.values.map { name in
+                    guard case .format(let format)? = OutputFormat(String(name)) else { throw arguments.malformed() }
+                    return format
+                })
+        },
+        row("raw", "0 or 1", canonical: { $0.raw ? "1" : nil }) { $0.raw = try $1.bool(0) ?? false },
+        row("maxage", "seconds from 0", canonical: { $0.maxAge.map(String.init) }) {
+            $0.maxAge = try $1.int(0, in: 0...Int(Int32.max))
+        },
+        row("autojpg", "0 or 1", canonical: { $0.autoJPEG ? "1" : nil }) { $0.autoJPEG = try $1.bool(0) ?? false },
+    ]
+
+    /// Longest download name, in UTF-8 bytes (a common file-system limit).
+    public static let maxFilenameBytes = 255
+
+    static let megapixelsExpected = "megapixels from 0.0001"
+
+    /// Megapixels (`msr:0.5`) as pixels.
+    static func megapixels(_ arguments: OptionArguments) throws -> Int? {
+        try arguments.decimal(0, in: 0.0001...1_000_000, expected: megapixelsExpected).map {
+            Int(($0 * 1_000_000).rounded())
+        }
+    }
+
+    static func canonicalMegapixels(_ pixels: Int) -> String { NumberText.canonical(Double(pixels) / 1_000_000) }
+
+    /// A download name as imgproxy writes it: percent-escaped, or URL-safe Base64 (padded or not) when `encoded`.
+    /// Empty, over `maxFilenameBytes`, not UTF-8 or with control characters (CR, LF…) is malformed.
+    static func filename(_ arguments: OptionArguments, encoded: Bool) throws -> String {
+        let expected = "a file name of at most \(maxFilenameBytes) bytes without control characters"
+        guard let written = arguments[0] else { throw arguments.malformed(expected) }
+        var name: String?
+        if encoded {
+            var base64 = written.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            name = Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }
+        } else {
+            name = written.removingPercentEncoding
+        }
+        guard let name, !name.isEmpty, name.utf8.count <= maxFilenameBytes,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw arguments.malformed(expected) }
+        return name
+    }
+
+    /// The name as itself when it has only letters, digits, `.`, `_` and `-`, else URL-safe Base64 with `:1`.
+    static func canonicalFilename(_ name: String) -> String {
+        let plain = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
+        }
+        guard !plain else { return name }
+        let base64 = Data(name.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return base64 + ":1"
+    }
+}
