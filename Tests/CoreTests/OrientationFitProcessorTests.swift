@@ -45,6 +45,13 @@ import Testing
         orig.adjustments.usesSourceWidth = true
         let covered = try orig.process(image)
         #expect(covered.width == 121 && covered.height == 80)
+        // adaptive-fit-in/90x30 with no_upscale() of a 40×80 portrait: thumbor cuts the box to 40×30 first, then
+        // turns it (30×40) and fits: 20×40. Turning first and cutting after would fit 30×80: 30×60.
+        let portrait = TestImages.image(try TestImages.photoLike(40, 80, alpha: false))
+        var clamped = OrientationFitProcessor(rule: .adaptive, width: 90, height: 30)
+        clamped.adjustments.clampsTargetToImage = true
+        let fitted = try clamped.process(portrait)
+        #expect(fitted.width == 20 && fitted.height == 40)
     }
 
     @Test func identifierNamesTheRuleAndGravity() {

@@ -46,10 +46,15 @@ public struct OrientationFitProcessor: ImageProcessor {
             + "\(adjustments.identifier))"
     }
 
-    /// The resize chosen for a `width` × `height` image (a side the adjustments take from the image is its own).
+    /// The resize chosen for a `width` × `height` image. The adjustments that change the target apply to the box
+    /// before the rule reads it: a side taken from the image is its own, and a clamped box is cut to the image (as
+    /// thumbor's `no_upscale()` cuts the size before `full-fit-in` covers it).
     public func resize(forWidth width: Int, height: Int) -> ResizeProcessor {
-        let targetWidth = adjustments.usesSourceWidth ? width : size.width
-        let targetHeight = adjustments.usesSourceHeight ? height : size.height
+        var targetWidth = adjustments.usesSourceWidth ? width : size.width
+        var targetHeight = adjustments.usesSourceHeight ? height : size.height
+        if adjustments.clampsTargetToImage {
+            (targetWidth, targetHeight) = (min(targetWidth, width), min(targetHeight, height))
+        }
         var chosen: ResizeProcessor
         switch rule {
         case .auto:
@@ -73,6 +78,7 @@ public struct OrientationFitProcessor: ImageProcessor {
         chosen.limits = limits
         chosen.adjustments = adjustments
         (chosen.adjustments.usesSourceWidth, chosen.adjustments.usesSourceHeight) = (false, false)
+        chosen.adjustments.clampsTargetToImage = false
         return chosen
     }
 

@@ -183,6 +183,10 @@ import Testing
         #expect(try output(upscaled, 800, 533) == (1200, 799))
         // A fit-in that shrinks still rounds: 800×533 into 400x400 is 400×267.
         #expect(try output(thumbor("fit-in/400x400/filters:upscale()/a.jpg").options, 800, 533) == (400, 267))
+        // adaptive-fit-in/900x500 with no_upscale() of 600×800: the box cut to 600×500, then turned: 450×600 (the
+        // real thumbor's answer; turned first, 500×667).
+        let clamped = try thumbor("adaptive-fit-in/900x500/filters:no_upscale()/a.png").options
+        #expect(try output(clamped, 600, 800) == (450, 600))
         // full-fit-in/origx800 of 800×533: the box is 800×800, covered by 1201×800.
         #expect(try output(thumbor("full-fit-in/origx800/a.jpg").options, 800, 533) == (1201, 800))
     }
