@@ -59,6 +59,8 @@ URLS = [
     ("adaptive-fit-in/200x300/photo.jpg", True), ("adaptive-fit-in/100x100/alpha.png", False),
     ("full-fit-in/500x100/portrait.png", False), ("full-fit-in/-120x90/photo.jpg", True),
     ("200x200/filters:focal(100x100:200x200)/photo.jpg", False),
+    ("adaptive-full-fit-in/100x300/photo.jpg", False),
+    ("adaptive-fit-in/360x200/filters:no_upscale()/portrait.png", True),
     ("300x200/missing.jpg", True), ("300x200/photo.jpg", "bad"), ("300x200/filters:nope()/photo.jpg", True),
 ]
 

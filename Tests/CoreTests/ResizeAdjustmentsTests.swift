@@ -202,6 +202,41 @@ import Testing
         #expect(both.isIdentity)
     }
 
+    @Test func anEnlargingFitRoundsDownOnlyWhenAsked() {
+        // thumbor's upscale() after fit-in: 80×53 into 120×100 is 120×79.5, truncated to 79; rounded, 80.
+        let enlarged = plan(80, 53, to: (120, 100), mode: .fit) { $0.roundsEnlargedSidesDown = true }
+        #expect(enlarged.outputWidth == 120 && enlarged.outputHeight == 79)
+        let rounded = plan(80, 53, to: (120, 100), mode: .fit) { $0.zoom = (1, 1) }
+        #expect(rounded.outputHeight == 80)
+        // Shrinking still rounds (thumbor's fit-in: 26.5 is 27).
+        let shrunk = plan(80, 53, to: (40, 40), mode: .fit) { $0.roundsEnlargedSidesDown = true }
+        #expect(shrunk.outputWidth == 40 && shrunk.outputHeight == 27)
+    }
+
+    @Test func adjustmentsOnSourcePixelsAskForAFullSizeDecode() {
+        // thumbor's focal() on a 400x100 fill of an 800×533 JPEG: a reduced decode (400×267) placed the source's
+        // focal point on half-size pixels, 180 px too low.
+        var resize = ResizeProcessor(width: 400, height: 100, mode: .fill, upscale: true)
+        #expect(resize.decodeSizeNeed == .covering(PixelSize(width: 400, height: 100)))
+        resize.adjustments.focalRegions = [.init(x: 146, y: 156, width: 133, height: 52)]
+        #expect(resize.decodeSizeNeed == .fullSize)
+        resize.adjustments.cropsWholePixels = true
+        let window = resize.plan(width: 800, height: 533)
+        #expect(window.sourceRect.y == 82 && window.sourceRect.height == 200)
+        for adjust in [
+            { (a: inout ResizeAdjustments) in a.roundsSidesDown = true }, { $0.usesSourceWidth = true },
+            { $0.minimumWidth = 5 }, { $0.zoom = (2, 2) }, { $0.roundsEnlargedSidesDown = true },
+        ] {
+            var adjustments = ResizeAdjustments()
+            adjust(&adjustments)
+            #expect(adjustments.needsFullSizeImage)
+        }
+        var imgproxy = ResizeAdjustments()
+        imgproxy.clampsTargetToImage = true
+        imgproxy.offset = (5, 0)
+        #expect(!imgproxy.needsFullSizeImage)
+    }
+
     @Test func anAspectExtensionHoldsTheImage() throws {
         let image = TestImages.image(try TestImages.photoLike(40, 30, alpha: false), hasAlpha: false)
         let square = try AspectExtendProcessor(aspectWidth: 1, aspectHeight: 1, background: RGBA(9, 9, 9))

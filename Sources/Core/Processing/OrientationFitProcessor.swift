@@ -13,6 +13,9 @@ public struct OrientationFitProcessor: ImageProcessor {
         /// thumbor's `full-fit-in`: scaled to cover the target, keeping the aspect ratio, nothing cropped (the result
         /// is at least the target on both sides).
         case outside
+        /// thumbor's `adaptive-full-fit-in`: `.outside`, the target's sides swapped when the image and the target
+        /// have opposite orientations (as `.adaptive` swaps them).
+        case adaptiveOutside = "adaptive-outside"
     }
 
     /// How the resize is chosen.
@@ -25,6 +28,8 @@ public struct OrientationFitProcessor: ImageProcessor {
     public let gravity: Gravity
     /// Bounds on the output, as `ResizeProcessor.limits`; not part of `identifier`.
     public var limits: DecodeLimits = .default
+    /// What the chosen resize adjusts beyond its size (`ResizeProcessor.adjustments`); none by default.
+    public var adjustments = ResizeAdjustments()
 
     /// Creates the processor for a `width` × `height` target.
     public init(rule: Rule = .auto, width: Int, height: Int, upscale: Bool = false, gravity: Gravity = .center) {
@@ -32,15 +37,24 @@ public struct OrientationFitProcessor: ImageProcessor {
             (rule, PixelSize(width: width, height: height), upscale, gravity)
     }
 
-    /// `resize(WxH,RULE,upscale|noupscale,lanczos3)`, with `,g=CODE` when `.auto`'s gravity is not the centre.
+    /// `resize(WxH,RULE,upscale|noupscale,lanczos3)`, with `,g=CODE` when `.auto`'s gravity is not the centre and
+    /// the adjustments' part (`ResizeAdjustments.identifier`) when any is set.
     public var identifier: String {
         let placed = rule == .auto && gravity != .center ? ",g=\(gravity.code)" : ""
-        return "resize(\(size),\(rule.rawValue),\(upscale ? "upscale" : "noupscale"),lanczos3\(placed))"
+        return
+            "resize(\(size),\(rule.rawValue),\(upscale ? "upscale" : "noupscale"),lanczos3\(placed)"
+            + "\(adjustments.identifier))"
     }
 
-    /// The resize chosen for a `width` × `height` image.
+    /// The resize chosen for a `width` × `height` image. The adjustments that change the target apply to the box
+    /// before the rule reads it: a side taken from the image is its own, and a clamped box is cut to the image (as
+    /// thumbor's `no_upscale()` cuts the size before `full-fit-in` covers it).
     public func resize(forWidth width: Int, height: Int) -> ResizeProcessor {
-        let (targetWidth, targetHeight) = (size.width, size.height)
+        var targetWidth = adjustments.usesSourceWidth ? width : size.width
+        var targetHeight = adjustments.usesSourceHeight ? height : size.height
+        if adjustments.clampsTargetToImage {
+            (targetWidth, targetHeight) = (min(targetWidth, width), min(targetHeight, height))
+        }
         var chosen: ResizeProcessor
         switch rule {
         case .auto:
@@ -48,22 +62,35 @@ public struct OrientationFitProcessor: ImageProcessor {
             chosen = ResizeProcessor(
                 width: targetWidth, height: targetHeight, mode: same ? .fill : .fit, upscale: upscale,
                 gravity: same ? gravity : .center)
-        case .adaptive:
+        case .adaptive, .adaptiveOutside:
             let opposite =
                 (width < height && targetWidth > targetHeight) || (width > height && targetWidth < targetHeight)
-            chosen = ResizeProcessor(
-                width: opposite ? targetHeight : targetWidth, height: opposite ? targetWidth : targetHeight,
-                mode: .fit, upscale: upscale)
+            let (boxWidth, boxHeight) = opposite ? (targetHeight, targetWidth) : (targetWidth, targetHeight)
+            chosen =
+                rule == .adaptive
+                ? ResizeProcessor(width: boxWidth, height: boxHeight, mode: .fit, upscale: upscale)
+                : Self.covering(
+                    width: width, height: height, boxWidth: boxWidth, boxHeight: boxHeight, upscale: upscale)
         case .outside:
-            // Covering the box is fitting one side to it, the other side left free.
-            let widthBound = width * targetHeight <= height * targetWidth
-            let free = Int(Int32.max)
-            chosen = ResizeProcessor(
-                width: widthBound ? targetWidth : free, height: widthBound ? free : targetHeight, mode: .fit,
-                upscale: upscale)
+            chosen = Self.covering(
+                width: width, height: height, boxWidth: targetWidth, boxHeight: targetHeight, upscale: upscale)
         }
         chosen.limits = limits
+        chosen.adjustments = adjustments
+        (chosen.adjustments.usesSourceWidth, chosen.adjustments.usesSourceHeight) = (false, false)
+        chosen.adjustments.clampsTargetToImage = false
         return chosen
+    }
+
+    /// The resize of a `width` × `height` image covering a `boxWidth` × `boxHeight` box: fitting one side to it,
+    /// the other side left free.
+    private static func covering(width: Int, height: Int, boxWidth: Int, boxHeight: Int, upscale: Bool)
+        -> ResizeProcessor
+    {
+        let widthBound = width * boxHeight <= height * boxWidth
+        let free = Int(Int32.max)
+        return ResizeProcessor(
+            width: widthBound ? boxWidth : free, height: widthBound ? free : boxHeight, mode: .fit, upscale: upscale)
     }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {

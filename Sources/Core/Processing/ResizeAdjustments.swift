@@ -17,6 +17,8 @@
 ///   (thumbor's `orig` beside a number: `origx100`).
 /// - `roundsSidesDown`: output sides are rounded down instead of to nearest (thumbor truncates the side it computes
 ///   for `0x350` and in `upscale()`: 262.5 is 262).
+/// - `roundsEnlargedSidesDown`: a fit's sides are rounded down when it enlarges, and to nearest when it shrinks
+///   (thumbor's `upscale()` after `fit-in`: 799.5 is 799, where a fit-in that shrinks rounds).
 /// - `cropsWholePixels`: a fill cuts a window of whole pixels placed as thumbor's transformer places it (its size
 ///   rounded, half to even, the longer side ceiled first; its origin the focal centre, or the alignment's point
 ///   rounded down, minus half the window, rounded half to even and kept inside), then scales that window;
@@ -40,6 +42,8 @@ public struct ResizeAdjustments: Sendable, Hashable {
     public var clampsTargetToImage = false
     /// Whether output sides are rounded down.
     public var roundsSidesDown = false
+    /// Whether a fit that enlarges rounds its sides down.
+    public var roundsEnlargedSidesDown = false
     /// Whether a fill's window is whole pixels, placed as thumbor places it.
     public var cropsWholePixels = false
     /// Whether the target's width, or height, is the image's own.
@@ -80,12 +84,22 @@ public struct ResizeAdjustments: Sendable, Hashable {
     /// Whether nothing is adjusted.
     public var isEmpty: Bool { identifier.isEmpty }
 
+    /// Whether the resize must see the source's own pixels, not a reduced decode: focal regions and `orig` sides are
+    /// in them, thumbor's window is cut from them, sides rounded down are computed from them (a reduced decode's
+    /// size is not exactly the source's over the reduction), and a zoom or minimum side may ask for more than the
+    /// target.
+    public var needsFullSizeImage: Bool {
+        !focalRegions.isEmpty || usesSourceWidth || usesSourceHeight || cropsWholePixels || roundsSidesDown
+            || roundsEnlargedSidesDown || zoom != (1, 1) || minimumWidth > 0 || minimumHeight > 0
+    }
+
     /// What the identifier of a resize adds (empty when nothing is set): `,clamp`, `,focal=X:Y:WxH;…`,
     /// `,zoom=XxY`, `,min=WxH`, `,off=X:Y`.
     public var identifier: String {
         var parts: [String] = []
         if clampsTargetToImage { parts.append("clamp") }
         if roundsSidesDown { parts.append("floor") }
+        if roundsEnlargedSidesDown { parts.append("floorup") }
         if cropsWholePixels { parts.append("whole") }
         if usesSourceWidth || usesSourceHeight {
             parts.append("orig=" + (usesSourceWidth ? "w" : "") + (usesSourceHeight ? "h" : ""))
@@ -146,9 +160,9 @@ public struct ResizeAdjustments: Sendable, Hashable {
     }
 
     /// A side of `value` pixels as a whole number: rounded down (with a margin for the last bit of a product)
-    /// or to nearest.
-    func side(_ value: Double) -> Double {
-        roundsSidesDown ? (value + 1e-9).rounded(.down) : value.rounded()
+    /// or to nearest; `enlarging` says whether a fit's scale is above 1.
+    func side(_ value: Double, enlarging: Bool = false) -> Double {
+        roundsSidesDown || (enlarging && roundsEnlargedSidesDown) ? (value + 1e-9).rounded(.down) : value.rounded()
     }
 
     /// thumbor's auto-crop window for a `target` fill of a `width` × `height` image.
@@ -199,8 +213,9 @@ extension ResizeProcessor {
         let base =
             contentMode == .fit ? min(target.width / w, target.height / h) : max(target.width / w, target.height / h)
         let scale = adjustments.scales(base, width: width, height: height, upscale: upscale)
-        let scaledWidth = max(1, Int(adjustments.side(w * scale.x)))
-        let scaledHeight = max(1, Int(adjustments.side(h * scale.y)))
+        let enlarging = contentMode == .fit && max(scale.x, scale.y) > 1
+        let scaledWidth = max(1, Int(adjustments.side(w * scale.x, enlarging: enlarging)))
+        let scaledHeight = max(1, Int(adjustments.side(h * scale.y, enlarging: enlarging)))
         guard contentMode == .fill else {
             let identity = scaledWidth == width && scaledHeight == height
             return Plan(

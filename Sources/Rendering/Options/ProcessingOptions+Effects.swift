@@ -133,9 +133,12 @@ extension ProcessingOptions {
         return output
     }
 
-    /// The processors of the effects thumbor's filters ask for, in the fixed order after blur and sharpen.
+    /// The processors of the colour effects, in the fixed order (`ColourEffect`'s), keyed as in Imago's grammar.
     func effectProcessors() throws -> [(key: String, make: () throws -> any ImageProcessor)] {
         var made: [(key: String, make: () throws -> any ImageProcessor)] = []
+        if grayscale { made.append(("gray", { GrayscaleProcessor() })) }
+        if let brightness { made.append(("bright", { try BrightnessProcessor(amount: brightness) })) }
+        if let contrast { made.append(("contrast", { try ContrastProcessor(amount: contrast) })) }
         if let saturation { made.append(("sat", { try SaturationProcessor(factor: saturation) })) }
         if let shift = channelShift {
             made.append(("rgb", { try ChannelShiftProcessor(red: shift.red, green: shift.green, blue: shift.blue) }))

@@ -1,5 +1,6 @@
 /// The one place options become processors, in the fixed order of operations: faces hidden, trim, crop,
-/// resize/fit with gravity, rotate/flip, blur/sharpen, gray/bright/contrast, pad/extend, round, watermark. (Flattening onto `bg` and
+/// resize/fit with gravity, rotate/flip, blur/sharpen, the colour effects (gray/bright/contrast/…, in `effectOrder` when
+/// set), pad/extend, round, watermark. (Flattening onto `bg` and
 /// encoding follow, in the encoder: `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
@@ -113,10 +114,7 @@ extension ProcessingOptions {
                     amount: sharpen.amount, radius: sharpen.radius, luminanceOnly: sharpen.luminanceOnly)
             }
         }
-        if grayscale { try add("gray") { GrayscaleProcessor() } }
-        if let brightness { try add("bright") { try BrightnessProcessor(amount: brightness) } }
-        if let contrast { try add("contrast") { try ContrastProcessor(amount: contrast) } }
-        for (key, make) in try effectProcessors() { try add(key, make) }
+        for (key, make) in try orderedEffectProcessors() { try add(key, make) }
         if let pixelate { try add("pix") { try PixelateProcessor(blockSize: Self.scaled(pixelate, dpr)) } }
         let background = self.background ?? RGBA(255, 255, 255)
         if let pad = outputPadding {
@@ -195,11 +193,12 @@ extension ProcessingOptions {
             resize.limits = limits
             resize.adjustments = outputAdjustments
             return resize
-        case .auto, .adaptive, .outside:
+        case .auto, .adaptive, .outside, .adaptiveOutside:
             var resize = OrientationFitProcessor(
                 rule: OrientationFitProcessor.Rule(rawValue: fit.rawValue) ?? .auto, width: width, height: height,
                 upscale: enlarge, gravity: fit == .auto ? gravity : .center)
             resize.limits = limits
+            resize.adjustments = outputAdjustments
             return resize
         case .fill:
             // One side 0 keeps the aspect ratio (imgproxy's `rs:force:0:300`).
@@ -229,16 +228,8 @@ extension ProcessingOptions {
         trim == nil && crop == nil && (width != nil || height != nil) && !adjustmentsNeedFullSize
     }
 
-    /// Whether the resize's adjustments work on the source's own pixels: focal regions and `orig` sides are in
-    /// them, thumbor's window is cut from them, sides rounded down are computed from them (a reduced decode's
-    /// size is not exactly the source's over the reduction), and a zoom or minimum side may ask for more than `w`
-    /// and `h`.
-    private var adjustmentsNeedFullSize: Bool {
-        !adjustments.focalRegions.isEmpty || adjustments.usesSourceWidth || adjustments.usesSourceHeight
-            || adjustments.cropsWholePixels || adjustments.roundsSidesDown || adjustments.zoom != (1, 1)
-            || adjustments.minimumWidth > 0
-            || adjustments.minimumHeight > 0
-    }
+    /// Whether the resize's adjustments work on the source's own pixels (`ResizeAdjustments.needsFullSizeImage`).
+    private var adjustmentsNeedFullSize: Bool { adjustments.needsFullSizeImage }
 
     /// What encoders of formats without alpha composite transparent pixels onto: `bg`, else white.
     public var flattenBackground: RGBColor {

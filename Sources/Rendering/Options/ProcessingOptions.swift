@@ -21,6 +21,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         case adaptive
         /// Cover `w` × `h` keeping the aspect ratio, nothing cropped (thumbor's `full-fit-in`).
         case outside
+        /// `outside`, `w` and `h` swapped when the source and `w` × `h` have opposite orientations (thumbor's
+        /// `adaptive-full-fit-in`).
+        case adaptiveOutside = "adaptive-outside"
     }
 
     /// `flip`: which way to mirror.
@@ -206,6 +209,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `autojpg`: when `f` names no format, a PNG source whose output has no alpha channel is answered as JPEG
     /// (thumbor's `autojpg()`).
     public var autoJPEG = false
+    /// `order`: the order the colour effects apply in (thumbor applies its filters in the URL's order); empty, or
+    /// naming only some, keeps the fixed order for the rest (`appliedEffectOrder`).
+    public var effectOrder: [ColourEffect] = []
 
     /// No options.
     public init() {}

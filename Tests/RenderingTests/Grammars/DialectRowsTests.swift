@@ -171,4 +171,72 @@ import Testing
         )
         #expect(try output(thumbor("300x100/filters:stretch()/a.jpg").options, 400, 400) == (300, 100))
     }
+
+    @Test func adaptiveFullFitInAndUpscaleAsThumbor() throws {
+        // FIT_IN_CROP_DATA[6]: adaptive-full-fit-in/100x400 of 800×400 is 400×200 (the box turned, then covered).
+        let adaptiveFull = try thumbor("adaptive-full-fit-in/100x400/a.png").options
+        #expect(adaptiveFull.canonical == (try imago("w=100,h=400,fit=adaptive-outside,enlarge=1")).canonical)
+        #expect(try output(adaptiveFull, 800, 400) == (400, 200))
+        // test_upscale_filter_with_adaptive_fit_in_big: 800×533 is 1200×799 (thumbor's upscale() truncates).
+        let upscaled = try thumbor("adaptive-fit-in/1000x1200/filters:upscale()/a.jpg").options
+        #expect(upscaled.canonical == (try imago("w=1000,h=1200,fit=adaptive,enlarge=1,adj=floorup")).canonical)
+        #expect(try output(upscaled, 800, 533) == (1200, 799))
+        // A fit-in that shrinks still rounds: 800×533 into 400x400 is 400×267.
+        #expect(try output(thumbor("fit-in/400x400/filters:upscale()/a.jpg").options, 800, 533) == (400, 267))
+        // adaptive-fit-in/900x500 with no_upscale() of 600×800: the box cut to 600×500, then turned: 450×600 (the
+        // real thumbor's answer; turned first, 500×667).
+        let clamped = try thumbor("adaptive-fit-in/900x500/filters:no_upscale()/a.png").options
+        #expect(try output(clamped, 600, 800) == (450, 600))
+        // full-fit-in/origx800 of 800×533: the box is 800×800, covered by 1201×800.
+        #expect(try output(thumbor("full-fit-in/origx800/a.jpg").options, 800, 533) == (1201, 800))
+    }
+
+    @Test func colourFiltersApplyInTheURLsOrder() throws {
+        // thumbor applies contrast(20):brightness(10) as written; Imago's key keeps that order, read back alike.
+        let reversed = try thumbor("filters:contrast(20):brightness(10)/a.jpg").options
+        #expect(reversed.canonical.hasSuffix("bright=10,contrast=20,order=contrast:bright"))
+        #expect(try imago("bright=10,contrast=20,order=contrast:bright").canonical == reversed.canonical)
+        #expect(try identifiers(reversed).contains("contrast(20) brightness(10)"))
+        // The fixed order is no order: the key is what it was before phase 3.
+        let fixed = try thumbor("filters:brightness(10):contrast(20)/a.jpg").options
+        #expect(fixed.canonical == (try imago("bright=10,contrast=20")).canonical)
+        #expect(!fixed.canonical.contains("order"))
+        let image = DecodedImage(raster: try Raster(width: 4, height: 4, fill: RGBA(9, 99, 199)), format: .png)
+        #expect(try reversed.processors().process(image).raster != fixed.processors().process(image).raster)
+        // One form per meaning: effects not set are dropped, the unnamed follow in the fixed order.
+        #expect(try imago("bright=10,order=contrast:bright").canonical == imago("bright=10").canonical)
+        #expect(
+            try imago("bright=10,contrast=20,order=bright:contrast").canonical
+                == imago("bright=10,contrast=20").canonical)
+        #expect(
+            try imago("gray=1,bright=10,contrast=20,order=contrast").canonical.hasSuffix("order=contrast:gray:bright"))
+        // A repeated thumbor filter takes its last place.
+        let repeated = try thumbor("filters:brightness(5):contrast(20):brightness(10)/a.jpg").options
+        #expect(repeated.canonical == reversed.canonical)
+        #expect(throws: OptionError.self) { try imago("order=bright:bright") }
+        #expect(throws: OptionError.self) { try imago("order=blur") }
+    }
+
+    @Test func extractFocalReadsTheNestedURLsCrop() throws {
+        // thumbor's extract_focal(): the nested URL's crop 100x150:300x200 is a focal region of its image.
+        let (reading, image) = try ThumborGrammar.options(
+            "300x100/filters:extract_focal()/localhost:8888/unsafe/100x150:300x200/fit-in/50x50/photo.jpg",
+            context: context)
+        #expect(image == "photo.jpg")
+        #expect(reading.options.adjustments.focalRegions == [.init(x: 100, y: 150, width: 200, height: 50)])
+        #expect(
+            reading.options.canonical
+                == (try thumbor("300x100/filters:focal(100x150:300x200)/photo.jpg")).options.canonical)
+        // Nested twice, signed, over https: the first crop found (the nested URLs' filters are not applied).
+        let nested = try ThumborGrammar.options(
+            "filters:extract_focal()/https://a.example/HASH/filters:focal(1x1:2x2)/b.example/unsafe/0x0:40x20/"
+                + "http://c.example/d.png", context: context)
+        #expect(nested.image == "http://c.example/d.png")
+        #expect(nested.reading.options.adjustments.focalRegions == [.init(x: 0, y: 0, width: 40, height: 20)])
+        // Without a nested crop the image stays, as thumbor leaves it.
+        #expect(try ThumborGrammar.options("filters:extract_focal()/photo.jpg", context: context).image == "photo.jpg")
+        #expect(
+            try ThumborGrammar.options("filters:extract_focal()/h/unsafe/300x200/photo.jpg", context: context).image
+                == "h/unsafe/300x200/photo.jpg")
+    }
 }

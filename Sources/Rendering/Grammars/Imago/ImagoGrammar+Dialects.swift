@@ -2,15 +2,16 @@
 /// holds it in the canonical form (the cache key), so an imgproxy or thumbor URL and its Imago spelling share one
 /// entry.
 extension ProcessingOptions {
-    static let adjustmentFlags = "clamp, floor, whole, srcw or srch joined by :"
+    static let adjustmentFlags = "clamp, floor, floorup, whole, srcw or srch joined by :"
 
     static let resizeRows: [OptionRow<Void>] = [
-        row("adj", adjustmentFlags, arguments: 1...5, canonical: { $0.canonicalAdjustmentFlags }) {
+        row("adj", adjustmentFlags, arguments: 1...6, canonical: { $0.canonicalAdjustmentFlags }) {
             options, arguments in
             for flag in arguments.values {
                 switch flag {
                 case "clamp": options.adjustments.clampsTargetToImage = true
                 case "floor": options.adjustments.roundsSidesDown = true
+                case "floorup": options.adjustments.roundsEnlargedSidesDown = true
                 case "whole": options.adjustments.cropsWholePixels = true
                 case "srcw": options.adjustments.usesSourceWidth = true
                 case "srch": options.adjustments.usesSourceHeight = true
@@ -224,12 +225,28 @@ extension ProcessingOptions {
             }
             options.convolution = Convolution(kernel: kernel, columns: columns, normalize: normalize)
         },
+        row(
+            "order",
+            "colour effects joined by : (gray, bright, contrast, sat, rgb, colorize, equalize, curve, noise, conv)",
+            arguments: 1...ColourEffect.allCases.count,
+            canonical: { options in
+                let order = options.appliedEffectOrder
+                return order.isEmpty ? nil : order.map(\.rawValue).joined(separator: ":")
+            }
+        ) { options, arguments in
+            let effects = arguments.values.compactMap { ColourEffect(rawValue: String($0)) }
+            guard effects.count == arguments.count, Set(effects).count == effects.count else {
+                throw arguments.malformed()
+            }
+            options.effectOrder = effects
+        },
     ]
 
     /// `adj`'s flags, in one order.
     var canonicalAdjustmentFlags: String? {
         let flags = [
             ("clamp", adjustments.clampsTargetToImage), ("floor", adjustments.roundsSidesDown),
+            ("floorup", adjustments.roundsEnlargedSidesDown),
             ("whole", adjustments.cropsWholePixels), ("srcw", adjustments.usesSourceWidth),
             ("srch", adjustments.usesSourceHeight),
         ].filter(\.1).map(\.0)

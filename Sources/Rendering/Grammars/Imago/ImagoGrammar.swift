@@ -55,7 +55,8 @@ extension ProcessingOptions {
         ) {
             $0.height = try $1.int(0, in: 1...999_999_999)
         },
-        row("fit", "contain, cover, fill, auto, adaptive or outside", canonical: { $0.fit.rawValue }) {
+        row("fit", "contain, cover, fill, auto, adaptive, outside or adaptive-outside", canonical: { $0.fit.rawValue })
+        {
             guard let fit = Fit(rawValue: String($1.values[0])) else { throw $1.malformed() }
             $0.fit = fit
         },

@@ -1,5 +1,5 @@
-/// thumbor's `filters:name(args):name(args)…`, one row each. The order of the filters in the URL does not
-/// matter: Imago applies its operations in its fixed order. As thumbor does, a filter it does not know, or whose
+/// thumbor's `filters:name(args):name(args)…`, one row each. The colour effects apply in the URL's order
+/// (`ProcessingOptions.effectOrder`), the other operations in Imago's fixed order. As thumbor does, a filter it does not know, or whose
 /// arguments its patterns do not read, is skipped (`Scratch.skippedFilters`), so a URL that worked keeps working.
 extension ThumborGrammar {
     typealias Row = OptionRow<Scratch>
@@ -118,6 +118,9 @@ extension ThumborGrammar {
             guard let box = try cropPattern(arguments[0] ?? ""), box.box.2 > box.box.0, box.box.3 > box.box.1
             else { return }
             reading.scratch.focalBoxes.append(box.box)
+        },
+        Row(["extract_focal"], expected: "no arguments", arguments: 0...0, writes: ["focal"]) { reading, _ in
+            reading.scratch.extractsFocal = true
         },
         Row(["proportion"], expected: "a factor above 0, at most 1", writes: ["scale"]) { reading, arguments in
             // Outside (0, 1] thumbor leaves the image as it is.
@@ -267,6 +270,6 @@ extension ThumborGrammar {
     static let unsupportedFilters: [String: String] = [
         "watermark": "its image is a URL in the URL; Imago draws the one configured (serve.watermark)",
         "redeye": "no red-eye detection in Imago",
-        "frame": "no nine-patch frames in Imago", "extract_focal": "no focal extraction in Imago",
+        "frame": "no nine-patch frames in Imago",
     ]
 }

@@ -21,6 +21,8 @@ public enum ThumborGrammar {
         public var focalBoxes: [(Int, Int, Int, Int)] = []
         /// `stretch()`: the size exactly, the aspect ignored.
         public var stretch = false
+        /// `extract_focal()`: IMAGE is a thumbor URL whose crop is a focal region (`extractedFocal`).
+        public var extractsFocal = false
         /// The filters skipped, as written: names thumbor does not know, arguments its patterns do not read.
         public var skippedFilters: [String] = []
         public init() {}
@@ -62,12 +64,15 @@ public enum ThumborGrammar {
         if let segment = take({ $0.hasSuffix("fit-in") }) {
             let modes: [Substring: ProcessingOptions.Fit] = [
                 "fit-in": .contain, "adaptive-fit-in": .adaptive, "full-fit-in": .outside,
+                "adaptive-full-fit-in": .adaptiveOutside,
             ]
             guard let mode = modes[segment] else {
                 let shown = OptionError.shown(segment.prefix(24))
                 throw OptionError(
                     .unsupported, item: shown,
-                    message: "thumbor: \(shown)/ is not supported (fit-in, adaptive-fit-in and full-fit-in are)")
+                    message:
+                        "thumbor: \(shown)/ is not supported (fit-in, adaptive-fit-in, full-fit-in and adaptive-full-fit-in are)"
+                )
             }
             (reading.scratch.fitIn, reading.scratch.fitMode) = (true, mode)
         }
@@ -91,12 +96,19 @@ public enum ThumborGrammar {
             for item in try filterItems(text) {
                 do {
                     try filters.apply(item, to: &reading)
+                    // thumbor applies its filters in the URL's order: the colour effects keep it.
+                    reading.options.appendEffects(filters.row(named: item.name)?.writes ?? [])
                 } catch let error as OptionError where error.kind == .unknown || error.kind == .malformed {
                     // thumbor skips what it cannot read and serves the rest (a 200): so does Imago.
                     reading.scratch.skippedFilters.append(OptionError.shown(item.written.prefix(40)))
                 }
             }
             rest = rest[end.upperBound...]
+        }
+        if reading.scratch.extractsFocal, let inner = extractedFocal(rest) {
+            let box = inner.box
+            if box.2 > box.0 && box.3 > box.1 { reading.scratch.focalBoxes.append(box) }
+            rest = inner.image
         }
         try finish(&reading)
         // thumbor's URLs name no presets: where only presets are accepted, they may ask for nothing else.
@@ -193,11 +205,14 @@ public enum ThumborGrammar {
         let both = width > 0 && height > 0
         if both { options.fit = scratch.fitIn ? scratch.fitMode : .cover }
         // thumbor enlarges unless fit-in or adaptive-fit-in (or no_upscale()); upscale() enlarges those too.
-        options.enlarge = resizes && (scratch.upscale ?? (!scratch.fitIn || scratch.fitMode == .outside))
+        let covers = scratch.fitIn && (scratch.fitMode == .outside || scratch.fitMode == .adaptiveOutside)
+        options.enlarge = resizes && (scratch.upscale ?? (!scratch.fitIn || covers))
         // no_upscale() cuts the target to the image; thumbor truncates the sides it computes, and cuts a
         // fill-and-crop's window in whole pixels.
         options.adjustments.clampsTargetToImage = resizes && scratch.upscale == false
         options.adjustments.roundsSidesDown = resizes && !scratch.fitIn
+        // upscale() after fit-in enlarges with truncated sides (fit-in itself rounds when it shrinks).
+        options.adjustments.roundsEnlargedSidesDown = both && scratch.fitIn && !covers && scratch.upscale == true
         options.adjustments.cropsWholePixels = both && !scratch.fitIn
         if scratch.stretch && both {
             (options.fit, options.enlarge) = (.fill, true)
@@ -216,7 +231,7 @@ public enum ThumborGrammar {
         // fill() fills the fit-in box, or the requested size, or the image's own: full-fit-in's image covers its
         // box, and an `orig` side is the image's.
         let sourceSide = options.adjustments.usesSourceWidth || options.adjustments.usesSourceHeight
-        if !both || sourceSide || (scratch.fitIn && scratch.fitMode == .outside) {
+        if !both || sourceSide || covers {
             options.canvasFill?.usesTargetSize = false
         }
         reading.options = options
