@@ -73,9 +73,13 @@ extension ImageServer {
         let context = ProcessingOptions.Context(
             maxOutputSide: settings.maxOutputSide, presets: presets, onlyPresets: settings.onlyPresets)
         let requested = try dialect.request(for: rest, time: request.time, context: context)
-        let options = requested.options
+        var options = requested.options
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url = try policy.check(ImagePath.sourceURL(requested.source))
+        // So is a watermark's image named in the URL: checked as a source, keyed by its normalised URL.
+        if let mark = options.watermark?.source {
+            options.watermark?.source = try policy.check(ImagePath.sourceURL(mark)).absoluteString
+        }
         var format: ImageFormat?
         var bestFormats: [ImageFormat]?
         switch options.format {

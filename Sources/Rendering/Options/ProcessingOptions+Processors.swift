@@ -167,12 +167,23 @@ extension ProcessingOptions {
                 let option = OptionError.shown(spelling("wm"))
                 throw OptionError(
                     .conflicting, item: option,
-                    message: "option \"\(option)\": no watermark is configured (serve.watermark)")
+                    message: mark.source == nil
+                        ? "option \"\(option)\": no watermark is configured (serve.watermark)"
+                        : "option \"\(option)\": its image \(mark.source ?? "") was not loaded")
             }
             try add("wm") {
-                try WatermarkProcessor(
+                var processor = try WatermarkProcessor(
                     watermark: watermark.raster, opacity: mark.opacity, gravity: mark.position, scale: mark.scale,
                     id: watermark.id)
+                processor.offset = mark.offset.scaled(dpr)
+                processor.fit = (mark.fitWidth, mark.fitHeight)
+                processor.alphaReduction = mark.alphaReduction
+                if case .grid(let gapX, let gapY) = mark.tiling {
+                    processor.tiling = .grid(gapX: Self.scaled(gapX, dpr), gapY: Self.scaled(gapY, dpr))
+                } else {
+                    processor.tiling = mark.tiling
+                }
+                return processor
             }
         }
         return processors

@@ -45,7 +45,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
     }
 
-    /// `wm`: how the configured watermark is drawn.
+    /// `wm`: how a watermark is drawn: the configured one (`serve.watermark`), or the image at `source`.
     public struct Watermark: Sendable, Hashable {
         /// 0…1.
         public var opacity: Double
@@ -53,6 +53,19 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var position: Gravity
         /// Its width as a fraction of the output's, or nil for its natural size.
         public var scale: Double?
+        /// Moves it from where `position` puts it: pixels before `dpr`, or fractions (below 1) of the output's side,
+        /// positive away from the edge the position names (`WatermarkProcessor.offset`).
+        public var offset = Offset()
+        /// Copies over the whole image instead of one (`.grid` gaps in pixels before `dpr`); nil: one.
+        public var tiling: WatermarkProcessor.Tiling?
+        /// Fractions of the output's width and height the mark is scaled to fit (thumbor's ratios; either may be
+        /// nil); both nil: `scale` decides.
+        public var fitWidth: Double?, fitHeight: Double?
+        /// Alpha levels (0…255) taken from the mark before it is drawn (thumbor's transparency); 0: none.
+        public var alphaReduction = 0
+        /// The mark's URL (a server checks it against its source policy and keys the result by it); nil: the
+        /// configured watermark.
+        public var source: String?
         /// A watermark drawn so.
         public init(opacity: Double, position: Gravity, scale: Double? = nil) {
             (self.opacity, self.position, self.scale) = (opacity, position, scale)

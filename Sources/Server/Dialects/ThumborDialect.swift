@@ -32,7 +32,11 @@ struct ThumborDialect: URLDialect {
                 throw RequestError(.badSignature, "thumbor: bad signature")
             }
         }
-        let (reading, image) = try ThumborGrammar.options(signed, context: context)
+        var (reading, image) = try ThumborGrammar.options(signed, context: context)
+        // watermark(URL,…): URL is read as IMAGE is, under loaderBase when it is a path.
+        if let mark = reading.options.watermark?.source {
+            reading.options.watermark?.source = try source(Substring(mark))
+        }
         return DialectRequest(source: try source(image), options: reading.options, spellings: reading.spellings)
     }
 

@@ -91,12 +91,18 @@ import Testing
         #expect(try read("300x200/https%3A%2F%2Fx.example%2Fa.png").source == "https://x.example/a.png")
         #expect(try read("300x200/http://x.example/a.png").source == "http://x.example/a.png")
         #expect(try read("origxorig/a.jpg").options.width == nil)
+        // A watermark's image is read as IMAGE is: under loaderBase when it is a path.
+        #expect(
+            try read("300x200/filters:watermark(marks/b.png,0,0,50)/a.jpg").options.watermark?.source
+                == "https://images.example.com/base/marks/b.png")
+        #expect(
+            try read("filters:watermark(https%3A%2F%2Fx.example%2Fm.png,0,0,50)/a.jpg").options.watermark?.source
+                == "https://x.example/m.png")
     }
 
     @Test func unsupportedPartsAndFiltersAre400NamingThem() {
         let cases: [(String, String)] = [
             ("adaptive-full-fit-in/300x200/a.jpg", "adaptive-full-fit-in"),
-            ("300x200/filters:watermark(b.png,0,0,50)/a.jpg", "watermark"),
             ("300x200/filters:frame(b.png)/a.jpg", "frame"), ("meta/300x200/a.jpg", "meta"),
             ("trim:500/a.jpg", "trim"), ("300x200/filters:quality(5)", "filters"),
             ("300x200/../a.jpg", "loaderBase"), ("300x200/w:10/a.jpg", "loaderBase"),

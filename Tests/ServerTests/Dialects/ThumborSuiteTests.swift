@@ -16,9 +16,6 @@ extension ServerIntegrationTests {
             case stays(String)
         }
 
-        static let watermark = ExpectedFailure.phase2(
-            "watermark(): WatermarkProcessor positions, tiles and ratios (Core work left), the mark fetched under "
-                + "allowedSources")
         static let adaptiveFull = ExpectedFailure.phase2(
             "adaptive-full-fit-in: a rule of OrientationFitProcessor (Core work left)")
 
@@ -38,13 +35,6 @@ extension ServerIntegrationTests {
                     + "cases and the transformer's focal points pass); cause not found yet"),
             "test_no_upscale.py::test_no_upscale_filter_request_lower_than_image": .phase2(
                 "150x100 of a transparent PNG with no_upscale(): 28.7 dB, under the 30 dB rule; cause not found yet"),
-            "test_watermark.py::test_watermark_filter_centered": watermark,
-            "test_watermark.py::test_watermark_filter_centered_x": watermark,
-            "test_watermark.py::test_watermark_filter_repeated": watermark,
-            "test_watermark.py::test_watermark_filter_simple": watermark,
-            "test_watermark.py::test_watermark_filter_calculated": watermark,
-            "test_watermark.py::test_watermark_filter_simple_big": watermark,
-            "test_watermark.py::test_watermark_filter_simple_50p_width": watermark,
         ]
 
         struct Result: Decodable {
