@@ -5,14 +5,16 @@ import Imago
 extension ImageServer {
     /// What the render of `options` needs besides them: the loader's limits, the output side, the qualities of
     /// `serve.quality`, `serve.autoQuality`, the watermark, and how the user wrote each option.
-    /// `mark`: the watermark image the options name (`ImageServer.watermark(for:)`), else the configured one.
+    /// `images`: those the options name by URL (`ImageServer.images(for:)`).
     func renderSettings(
-        for options: ProcessingOptions, spellings: [String: String], mark: ProcessingOptions.WatermarkImage? = nil
+        for options: ProcessingOptions, spellings: [String: String],
+        images: [String: ProcessingOptions.WatermarkImage] = [:]
     ) -> ProcessingOptions.RenderSettings {
         var render = ProcessingOptions.RenderSettings(
             limits: loader.settings.limits, maxOutputSide: settings.maxOutputSide,
             qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
-            defaultQuality: 85, watermark: mark ?? trusted.watermark, spelling: { spellings[$0] ?? $0 })
+            defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
+        render.images = images
         render.faceDetector = faceDetector
         render.autoQuality = settings.autoQuality
         return render
@@ -30,11 +32,11 @@ extension ImageServer {
         return detector.identifier
     }
 
-    /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image), with the watermark
-    /// image its options name (`mark`).
+    /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image), with the images its
+    /// options name (`images`).
     func renderRequest(
         _ job: RenderJob, sourceData: Data? = nil, deadline: ContinuousClock.Instant? = nil,
-        mark: ProcessingOptions.WatermarkImage? = nil
+        images: [String: ProcessingOptions.WatermarkImage] = [:]
     ) throws -> RenderRequest {
         let format: RenderFormat
         if let known = job.known {
@@ -51,7 +53,7 @@ extension ImageServer {
         }
         var request = try job.options.renderRequest(
             url: job.url, format: format,
-            settings: renderSettings(for: job.options, spellings: job.spellings, mark: mark))
+            settings: renderSettings(for: job.options, spellings: job.spellings, images: images))
         if let known = job.known, var auto = job.autoQuality {
             // The known quality, encoded once and measured, so the header still tells the output's DSSIM.
             (auto.minQuality, auto.maxQuality, auto.maxEncodes) = (known.quality ?? 1, known.quality ?? 1, 1)
@@ -84,8 +86,8 @@ extension ImageServer {
 
     /// Renders `job`: the image encoded, or `/info`'s report as JSON.
     func render(_ job: RenderJob) async throws -> RenderedImage {
-        let mark = try await watermark(for: job)
-        let result = try await loader.render(try renderRequest(job, deadline: job.deadline, mark: mark))
+        let images = try await images(for: job)
+        let result = try await loader.render(try renderRequest(job, deadline: job.deadline, images: images))
         metrics.recordRender()
         metrics.recordEncodes(result.encodes)
         return try await rendered(result, kind: job.kind)
@@ -93,9 +95,9 @@ extension ImageServer {
 
     /// The fallback image processed with `job`'s options, served with `fallbackStatus` and a short max-age.
     func renderFallback(_ job: RenderJob) async throws -> RenderedImage {
-        let mark = try await watermark(for: job)
+        let images = try await images(for: job)
         let result = try await loader.render(
-            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline, mark: mark))
+            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline, images: images))
         metrics.recordEncodes(result.encodes)
         var image = try await rendered(result, kind: job.kind)
         image.status = settings.fallbackStatus

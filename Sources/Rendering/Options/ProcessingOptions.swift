@@ -136,6 +136,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var trim: Int?
     /// `wm`.
     public var watermark: Watermark?
+    /// `ninepatch`: the URL of a nine-patch image drawn around the image (thumbor's `frame(URL)`); a server checks
+    /// it against its source policy and keys the result by it.
+    public var ninePatch: String?
     /// `pr`: the presets named, already applied to the other fields.
     public var presets: [String] = []
     /// `maxb`: most bytes the output may have.
@@ -204,6 +207,10 @@ public struct ProcessingOptions: Sendable, Hashable {
 
     /// No options.
     public init() {}
+
+    /// The URLs of the images these options name, which the caller loads for the render (`RenderSettings.images`):
+    /// a nine-patch frame's and a watermark's.
+    public var imageSources: [String] { [ninePatch, watermark?.source].compactMap { $0 } }
 
     /// Parses `text` in Imago's own grammar (`w=300,fit=cover`, or `-` for none), then checks the options together
     /// (`validate`); a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in

@@ -33,10 +33,11 @@ struct ThumborDialect: URLDialect {
             }
         }
         var (reading, image) = try ThumborGrammar.options(signed, context: context)
-        // watermark(URL,…): URL is read as IMAGE is, under loaderBase when it is a path.
+        // watermark(URL,…) and frame(URL): URL is read as IMAGE is, under loaderBase when it is a path.
         if let mark = reading.options.watermark?.source {
             reading.options.watermark?.source = try source(Substring(mark))
         }
+        if let patch = reading.options.ninePatch { reading.options.ninePatch = try source(Substring(patch)) }
         return DialectRequest(source: try source(image), options: reading.options, spellings: reading.spellings)
     }
 

@@ -3,7 +3,8 @@ import ImagoRendering
 import Testing
 
 /// Issue 35, phase 3: thumbor's `watermark(URL,X,Y,ALPHA[,W_RATIO,H_RATIO])` and imgproxy's `wm` offsets and `re`
-/// write one watermark model, keyed (with the mark's URL) in Imago's `wm`, which reads its canonical form back.
+/// write one watermark model, keyed (with the mark's URL) in Imago's `wm`, which reads its canonical form back;
+/// thumbor's `frame(URL)` is Imago's `ninepatch`.
 @Suite struct WatermarkRowsTests {
     let context = ProcessingOptions.Context()
 
@@ -110,5 +111,20 @@ import Testing
         // Without an image: a mark named by URL that was not loaded is a typed error naming the option.
         let named = try thumbor("filters:watermark(m.png,0,0,0)/a.jpg").options
         #expect(throws: OptionError.self) { try named.processors() }
+    }
+
+    @Test func thumborsFrameIsANinePatchKeyedByItsURL() throws {
+        let options = try thumbor("300x200/filters:frame(frames/a.9.png)/a.jpg").options
+        #expect(options.ninePatch == "frames/a.9.png" && options.imageSources == ["frames/a.9.png"])
+        let item = try #require(options.canonical.split(separator: ",").first { $0.hasPrefix("ninepatch=") })
+        #expect(try imago(String(item)).ninePatch == "frames/a.9.png")
+        #expect(try thumbor("filters:frame(b.png)/a.jpg").options.canonical != options.canonical)
+        #expect(throws: OptionError.self) { try imago("ninepatch=!!") }
+        // Without its image the processors refuse, naming the option.
+        #expect(throws: OptionError.self) { try options.processors() }
+        let patch = ProcessingOptions.WatermarkImage(
+            raster: try Raster(width: 5, height: 5, fill: RGBA(0, 0, 0, 0)), id: "p")
+        let processors = try options.processors(images: ["frames/a.9.png": patch], faces: nil)
+        #expect(processors.map(\.identifier).contains("ninepatch(p)"))
     }
 }

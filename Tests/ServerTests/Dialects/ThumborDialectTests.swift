@@ -103,7 +103,7 @@ import Testing
     @Test func unsupportedPartsAndFiltersAre400NamingThem() {
         let cases: [(String, String)] = [
             ("adaptive-full-fit-in/300x200/a.jpg", "adaptive-full-fit-in"),
-            ("300x200/filters:frame(b.png)/a.jpg", "frame"), ("meta/300x200/a.jpg", "meta"),
+            ("300x200/filters:extract_focal()/a.jpg", "extract_focal"), ("meta/300x200/a.jpg", "meta"),
             ("trim:500/a.jpg", "trim"), ("300x200/filters:quality(5)", "filters"),
             ("300x200/../a.jpg", "loaderBase"), ("300x200/w:10/a.jpg", "loaderBase"),
             ("-10x-10:50x50/a.jpg", "thumbor crop \"-10x-10:50x50\""), ("10x10:5.5x50/a.jpg", "crop"),

@@ -22,6 +22,7 @@ extension ServerIntegrationTests {
                 settings.dialects.thumbor.allowUnsafe = true
                 settings.dialects.thumbor.loaderBase = origin.url("img/")
                 try? Self.bomb().write(to: folder.appendingPathComponent("bomb.png"))
+                try? Self.ninePatch().write(to: folder.appendingPathComponent("frame.png"))
             })
             return fixture
         }
@@ -36,6 +37,25 @@ extension ServerIntegrationTests {
             let crc = crc32(bytes[12..<29])
             bytes.replaceSubrange(29..<33, with: (0..<4).map { UInt8((crc >> (24 - 8 * $0)) & 0xFF) })
             return Data(bytes)
+        }
+
+        /// A 5 × 5 nine-patch: red corners, the middle column and row stretching (transparent), 1 px of padding
+        /// each side.
+        static func ninePatch() throws -> Data {
+            var pixels = [UInt8](repeating: 0, count: 7 * 7 * 4)
+            for y in 0..<7 {
+                for x in 0..<7 {
+                    let index = (y * 7 + x) * 4
+                    let mark =
+                        (y == 0 && x == 3) || (x == 0 && y == 3) || (y == 6 && (2...4).contains(x))
+                        || (x == 6 && (2...4).contains(y))
+                    let inner = (1...5).contains(x) && (1...5).contains(y) && x != 3 && y != 3
+                    if mark { pixels[index + 3] = 255 }
+                    if inner { (pixels[index], pixels[index + 3]) = (255, 255) }
+                }
+            }
+            let image = DecodedImage(raster: try Raster(width: 7, height: 7, pixels: pixels), format: .png)
+            return try PluginRegistry.standard().encoder(for: .png)!.encode(image, options: .default)
         }
 
         static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
@@ -113,6 +133,27 @@ extension ServerIntegrationTests {
             raster = try await image(fixture.path("f=png,wm=1:nw:off:4:6:src:\(url)", origin: "img/big.png"))
             #expect(raster[4, 6] == RGBA(255, 0, 0) && raster[13, 15] == RGBA(255, 0, 0))
             #expect(raster[3, 6] == gradient(3, 6) && raster[14, 15] == gradient(14, 15))
+        }
+
+        @Test func thumborsFrameDrawsTheNinePatchFromTheOrigin() async throws {
+            let fixture = try Self.fixture()
+            let response = try await fixture.get("/tb/unsafe/filters:format(png):frame(frame.png)/big.png")
+            #expect(response.status == 200, "\(response.text)")
+            let raster = try decode(response.body)
+            // 1 px of padding each side; 2 px red corners; the picture through the transparent middle, 1 px in.
+            #expect(raster.width == 302 && raster.height == 302)
+            #expect(raster[0, 0] == RGBA(255, 0, 0) && raster[301, 301] == RGBA(255, 0, 0))
+            #expect(raster[150, 150] == gradient(149, 149))
+            // Imago's grammar names it by URL; outside allowedSources it is refused before any fetch.
+            let url = Data(fixture.origin.url("img/frame.png").utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            let own = try await fixture.get(fixture.path("f=png,ninepatch=\(url)", origin: "img/big.png"))
+            #expect(own.status == 200 && own.body == response.body, "\(own.text)")
+            let refused = try await fixture.get("/tb/unsafe/filters:frame(http://169.254.169.254/f.png)/big.png")
+            #expect(refused.status == 403, "\(refused.text)")
+            let broken = try await fixture.get("/tb/unsafe/filters:frame(notes.png)/big.png")
+            #expect(broken.status == 400 && broken.text.contains("frame(notes.png)"), "\(broken.text)")
         }
 
         @Test func hostileMarksAreTyped4xxAndTheServerStaysUp() async throws {

@@ -20,6 +20,13 @@ extension ProcessingOptions {
         ) { options, arguments in
             options.watermark = try watermark(arguments)
         },
+        row(
+            "ninepatch", "the URL of a nine-patch image (base64url)",
+            canonical: { $0.ninePatch.map(Base64URLText.encode) }
+        ) { options, arguments in
+            guard let url = Base64URLText.decode(arguments[0] ?? ""), !url.isEmpty else { throw arguments.malformed() }
+            options.ninePatch = url
+        },
     ]
 
     static let outputRows: [OptionRow<Void>] = [

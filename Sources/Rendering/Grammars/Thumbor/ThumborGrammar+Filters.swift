@@ -9,7 +9,7 @@ extension ThumborGrammar {
         style: OptionStyle(
             grammar: "thumbor", noun: "filter", valueSeparator: "", numbers: .plain,
             booleans: ["1": true, "true": true, "True": true, "0": false, "false": false, "False": false]),
-        rows: outputFilters + pixelFilters + [watermarkFilter], unsupported: unsupportedFilters,
+        rows: outputFilters + pixelFilters + [watermarkFilter, frameFilter], unsupported: unsupportedFilters,
         laterOptionsOverride: true)
 
     /// `name(args):name(args)…` as items (arguments split by the `,` outside brackets, spaces around them dropped:
@@ -258,7 +258,7 @@ extension ThumborGrammar {
     /// Filters thumbor has that Imago does not, and why.
     static let unsupportedFilters: [String: String] = [
         "redeye": "no red-eye detection in Imago",
-        "frame": "no nine-patch frames in Imago", "extract_focal": "no focal extraction in Imago",
+        "extract_focal": "no focal extraction in Imago",
         "max_age": "Cache-Control is serve.cacheMaxAge", "autojpg": "no automatic JPEG conversion",
     ]
 }

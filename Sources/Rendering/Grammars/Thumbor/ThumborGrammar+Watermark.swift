@@ -1,7 +1,13 @@
 /// thumbor's `watermark(URL,X,Y,ALPHA[,W_RATIO,H_RATIO])`, read with its patterns and meanings
-/// (`thumbor/filters/watermark.py`): the mark is the image at URL (a server resolves it as it resolves IMAGE and
-/// checks it against its source policy).
+/// (`thumbor/filters/watermark.py`), and `frame(URL)`: the image is at URL (a server resolves it as it resolves
+/// IMAGE and checks it against its source policy).
 extension ThumborGrammar {
+    /// `frame(URL)`: a nine-patch image drawn around the picture.
+    static let frameFilter = Row(["frame"], expected: "URL", writes: ["ninepatch"]) { reading, arguments in
+        guard let url = arguments[0], !url.isEmpty else { throw arguments.malformed("URL") }
+        reading.options.ninePatch = String(url)
+    }
+
     static let watermarkExpected = "URL,X,Y,ALPHA[,W_RATIO,H_RATIO]"
 
     static let watermarkFilter = Row(["watermark"], expected: watermarkExpected, arguments: 4...6, writes: ["wm"]) {
