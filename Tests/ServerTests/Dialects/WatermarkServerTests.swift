@@ -58,6 +58,12 @@ extension ServerIntegrationTests {
             return try PluginRegistry.standard().encoder(for: .png)!.encode(image, options: .default)
         }
 
+        /// `text` in base64url without padding, as Imago's grammar names a URL.
+        static func base64URL(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+
         static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
             var crc: UInt32 = 0xFFFF_FFFF
             for byte in bytes {
@@ -127,9 +133,7 @@ extension ServerIntegrationTests {
             #expect(raster[5, 5] == RGBA(255, 0, 0) && raster[25, 145] == RGBA(255, 0, 0))
             #expect(raster[0, 0] == gradient(0, 0) && raster[15, 15] == gradient(15, 15))
             // Imago's grammar names the mark by URL (base64url): wm.png, 4 px from the left and 6 from the top.
-            let url = Data(fixture.origin.url("img/wm.png").utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
+            let url = Self.base64URL(fixture.origin.url("img/wm.png"))
             raster = try await image(fixture.path("f=png,wm=1:nw:off:4:6:src:\(url)", origin: "img/big.png"))
             #expect(raster[4, 6] == RGBA(255, 0, 0) && raster[13, 15] == RGBA(255, 0, 0))
             #expect(raster[3, 6] == gradient(3, 6) && raster[14, 15] == gradient(14, 15))
@@ -145,9 +149,7 @@ extension ServerIntegrationTests {
             #expect(raster[0, 0] == RGBA(255, 0, 0) && raster[301, 301] == RGBA(255, 0, 0))
             #expect(raster[150, 150] == gradient(149, 149))
             // Imago's grammar names it by URL; outside allowedSources it is refused before any fetch.
-            let url = Data(fixture.origin.url("img/frame.png").utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
+            let url = Self.base64URL(fixture.origin.url("img/frame.png"))
             let own = try await fixture.get(fixture.path("f=png,ninepatch=\(url)", origin: "img/big.png"))
             #expect(own.status == 200 && own.body == response.body, "\(own.text)")
             let refused = try await fixture.get("/tb/unsafe/filters:frame(http://169.254.169.254/f.png)/big.png")
