@@ -23,4 +23,16 @@ import Testing
         let result = try await rig.render(png, to: .png, processors: [small])
         #expect(result.format == .png && rig.loader.pixelBudget.usedBytes == 0)
     }
+
+    @Test func aStreamedAnimationReservesItsMarkToo() async throws {
+        let gif = try GIFCodec().encode(try AnimationFixtures.animation(frames: 5))
+        let rig = RenderRig(pixelBudget: 4 << 20)
+        let big = try WatermarkProcessor(watermark: try Raster(width: 1200, height: 1000, fill: RGBA(255, 0, 0)))
+        let error = await #expect(throws: ImagoError.self) { try await rig.render(gif, to: .webp, processors: [big]) }
+        #expect(error?.kind == .limitExceeded && error?.reason.contains("streaming") == true, "\(error?.reason ?? "")")
+        #expect(rig.loader.statistics.decodes == 0 && rig.loader.pixelBudget.usedBytes == 0)
+        let small = try WatermarkProcessor(watermark: try Raster(width: 8, height: 8, fill: RGBA(255, 0, 0)))
+        let output = try await rig.render(gif, to: .webp, processors: [small])
+        #expect(output.streamed && output.frameCount == 5 && rig.loader.pixelBudget.usedBytes == 0)
+    }
 }
