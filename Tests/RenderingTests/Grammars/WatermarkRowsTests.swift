@@ -120,6 +120,9 @@ import Testing
         #expect(try imago(String(item)).ninePatch == "frames/a.9.png")
         #expect(try thumbor("filters:frame(b.png)/a.jpg").options.canonical != options.canonical)
         #expect(throws: OptionError.self) { try imago("ninepatch=!!") }
+        // A configuration's preset has no images to draw.
+        #expect(try imago("ninepatch=aHR0cHM6Ly94LmV4YW1wbGUvYS5wbmc").ninePatch == "https://x.example/a.png")
+        #expect(throws: OptionError.self) { try OptionsProcessor("ninepatch=aHR0cHM6Ly94LmV4YW1wbGUvYS5wbmc") }
         // Without its image the processors refuse, naming the option.
         #expect(throws: OptionError.self) { try options.processors() }
         let patch = ProcessingOptions.WatermarkImage(
