@@ -75,9 +75,16 @@ extension ImageServer {
         // What a URL's own limits (msr, msfs, maf, mafr) may only tighten.
         context.sourceLimits = loader.settings.limits
         let requested = try dialect.request(for: rest, time: request.time, context: context)
-        let options = requested.options
+        var options = requested.options
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url = try policy.check(ImagePath.sourceURL(requested.source))
+        // So are the images the options name (a watermark's, a frame's): checked as sources, keyed normalised.
+        if let mark = options.watermark?.source {
+            options.watermark?.source = try policy.check(ImagePath.sourceURL(mark)).absoluteString
+        }
+        if let patch = options.ninePatch {
+            options.ninePatch = try policy.check(ImagePath.sourceURL(patch)).absoluteString
+        }
         var format: ImageFormat?
         var bestFormats: [ImageFormat]?
         switch options.format {

@@ -5,12 +5,16 @@ import Imago
 extension ImageServer {
     /// What the render of `options` needs besides them: the loader's limits, the output side, the qualities of
     /// `serve.quality`, `serve.autoQuality`, the watermark, and how the user wrote each option.
-    func renderSettings(for options: ProcessingOptions, spellings: [String: String]) -> ProcessingOptions.RenderSettings
-    {
+    /// `images`: those the options name by URL (`ImageServer.images(for:)`).
+    func renderSettings(
+        for options: ProcessingOptions, spellings: [String: String],
+        images: [String: ProcessingOptions.WatermarkImage] = [:]
+    ) -> ProcessingOptions.RenderSettings {
         var render = ProcessingOptions.RenderSettings(
             limits: loader.settings.limits, maxOutputSide: settings.maxOutputSide,
             qualities: Dictionary(uniqueKeysWithValues: settings.quality.map { (ImageFormat($0.key), $0.value) }),
             defaultQuality: 85, watermark: trusted.watermark, spelling: { spellings[$0] ?? $0 })
+        render.images = images
         render.faceDetector = faceDetector
         render.autoQuality = settings.autoQuality
         return render
@@ -28,10 +32,12 @@ extension ImageServer {
         return detector.identifier
     }
 
-    /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image).
-    func renderRequest(_ job: RenderJob, sourceData: Data? = nil, deadline: ContinuousClock.Instant? = nil) throws
-        -> RenderRequest
-    {
+    /// The render `job` asks for, of `url` (its source, or `sourceData` for the fallback image), with the images its
+    /// options name (`images`).
+    func renderRequest(
+        _ job: RenderJob, sourceData: Data? = nil, deadline: ContinuousClock.Instant? = nil,
+        images: [String: ProcessingOptions.WatermarkImage] = [:]
+    ) throws -> RenderRequest {
         let format: RenderFormat
         if let known = job.known {
             format = .format(known.format)
@@ -46,7 +52,8 @@ extension ImageServer {
             format = .source(among: Self.ownFormats, otherwise: .jpeg)
         }
         var request = try job.options.renderRequest(
-            url: job.url, format: format, settings: renderSettings(for: job.options, spellings: job.spellings))
+            url: job.url, format: format,
+            settings: renderSettings(for: job.options, spellings: job.spellings, images: images))
         if let known = job.known, var auto = job.autoQuality {
             // The known quality, encoded once and measured, so the header still tells the output's DSSIM.
             (auto.minQuality, auto.maxQuality, auto.maxEncodes) = (known.quality ?? 1, known.quality ?? 1, 1)
@@ -85,7 +92,9 @@ extension ImageServer {
 
     /// The loader's render of `job`, of its source or of `sourceData` (the source's bytes, already fetched).
     func renderImage(_ job: RenderJob, sourceData: Data? = nil) async throws -> RenderedImage {
-        let result = try await loader.render(try renderRequest(job, sourceData: sourceData, deadline: job.deadline))
+        let images = try await images(for: job)
+        let result = try await loader.render(
+            try renderRequest(job, sourceData: sourceData, deadline: job.deadline, images: images))
         metrics.recordRender()
         metrics.recordEncodes(result.encodes)
         return try await rendered(result, kind: job.kind)
@@ -93,8 +102,9 @@ extension ImageServer {
 
     /// The fallback image processed with `job`'s options, served with `fallbackStatus` and a short max-age.
     func renderFallback(_ job: RenderJob) async throws -> RenderedImage {
+        let images = try await images(for: job)
         let result = try await loader.render(
-            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline))
+            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline, images: images))
         metrics.recordEncodes(result.encodes)
         var image = try await rendered(result, kind: job.kind)
         image.status = settings.fallbackStatus

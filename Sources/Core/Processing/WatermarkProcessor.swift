@@ -1,8 +1,20 @@
 /// Draws a watermark on every frame: `watermark` at `opacity`, placed by `gravity` (an edge, a corner, the
-/// centre or a focus point; not `.smart`), optionally scaled to a fraction of the image's width first (with the
-/// resampler, in premultiplied alpha). Composited "source over" in straight alpha: the result's alpha is
+/// centre or a focus point; not `.smart`) and moved by `offset`, or laid as tiles (`tiling`); optionally scaled
+/// first to a fraction of the image's width (`scale`) or to fit fractions of its sides (`fit`), with the
+/// resampler, in premultiplied alpha. Composited "source over" in straight alpha: the result's alpha is
 /// αw + αi(1 − αw) and its colour the alpha-weighted mix, so a transparent image stays correct.
 public struct WatermarkProcessor: ImageProcessor {
+    /// How copies of the mark cover the image.
+    public enum Tiling: Sendable, Hashable {
+        /// Copies side by side over the whole image, `gapX` and `gapY` pixels apart (each gap split before and
+        /// after the mark), an odd number of them along each side with the middle one centred (imgproxy's `re`).
+        case grid(gapX: Int, gapY: Int)
+        /// thumbor's `repeat` along the sides named (the other side placed by `gravity` and `offset`): as many
+        /// whole copies as fit, from edge to edge with equal gaps (two copies 10 px apart when fewer than two fit;
+        /// with both sides over 100 copies, six a side).
+        case spread(horizontal: Bool, vertical: Bool)
+    }
+
     /// The watermark's pixels.
     public let watermark: Raster
     /// How opaque it is drawn, 0…1.
@@ -13,6 +25,19 @@ public struct WatermarkProcessor: ImageProcessor {
     public let scale: Double?
     /// What the identifier calls the watermark: the caller's id, or `xxh64:` and a hash of its pixels.
     public let watermarkID: String
+    /// Moves the mark from where `gravity` puts it (imgproxy's `wm` offsets, thumbor's positions): pixels when a
+    /// value's magnitude is 1 or more, else a fraction of the image's side, positive away from the edge the
+    /// gravity names (as `ExtendProcessor.offset`). (0, 0) by default; not used by `.grid` tiles.
+    public var offset: (x: Double, y: Double) = (0, 0)
+    /// When either bound is set, instead of `scale`: the mark scaled up or down to fit within these fractions
+    /// of the image's width and height, its aspect ratio kept (a nil bound follows from the other: thumbor's
+    /// `W_RATIO`, `H_RATIO`). Each must be within (0, 100].
+    public var fit: (width: Double?, height: Double?) = (nil, nil)
+    /// Levels (0…255) taken from every alpha value of the mark before it is drawn (thumbor's transparency,
+    /// `255 × ALPHA / 100`); `opacity` still multiplies what is left. 0 by default.
+    public var alphaReduction = 0
+    /// Copies over the image instead of one; nil by default.
+    public var tiling: Tiling?
 
     /// Creates a watermark; an opacity outside 0…1, a scale outside (0, 1], or `.smart` (or a focus point outside
     /// 0…1) throws `processingFailed`. `id` names the image in `identifier` (by default, a hash of its pixels).
@@ -50,73 +75,85 @@ public struct WatermarkProcessor: ImageProcessor {
             id: id)
     }
 
-    /// `watermark(ID,OPACITY,g=CODE[,SCALE])`.
+    /// `watermark(ID,OPACITY,g=CODE[,SCALE][,off=X:Y][,fit=W:H][,fade=N][,tile=…])`.
     public var identifier: String {
-        "watermark(\(watermarkID),\(opacity),g=\(gravity.code)\(scale.map { ",\($0)" } ?? ""))"
+        var text = "watermark(\(watermarkID),\(opacity),g=\(gravity.code)\(scale.map { ",\($0)" } ?? "")"
+        if offset != (0, 0) { text += ",off=\(offset.x):\(offset.y)" }
+        if fit.width != nil || fit.height != nil {
+            text += ",fit=\(fit.width.map { "\($0)" } ?? "-"):\(fit.height.map { "\($0)" } ?? "-")"
+        }
+        if alphaReduction != 0 { text += ",fade=\(alphaReduction)" }
+        switch tiling {
+        case .grid(let gapX, let gapY): text += ",tile=grid:\(gapX):\(gapY)"
+        case .spread(let horizontal, let vertical):
+            text += ",tile=spread:" + (horizontal ? "h" : "") + (vertical ? "v" : "")
+        case nil: break
+        }
+        return text + ")"
     }
 
     public func process(_ image: DecodedImage) throws -> DecodedImage {
-        guard opacity > 0 else { return image }
-        var mark = watermark
-        if let scale {
-            let width = max(1, Int((Double(image.width) * scale).rounded()))
-            let height = max(1, Int((Double(watermark.height) * Double(width) / Double(watermark.width)).rounded()))
-            if width != watermark.width || height != watermark.height {
-                try DecodeLimits.default.checkGrowth(
-                    width: width, height: height, frames: 1, sourcePixels: image.width * image.height,
-                    what: "watermark scale")
-                mark = try watermark.resampled(
-                    sourceRect: (0, 0, Double(watermark.width), Double(watermark.height)), outputWidth: width,
-                    outputHeight: height, filter: .catmullRom)
-            }
-        }
-        let origin = gravity.placement(
-            width: mark.width, height: mark.height, canvasWidth: image.width, canvasHeight: image.height)
-        var result = try image.mappingRasters { try $0.composited(mark, x: origin.x, y: origin.y, opacity: opacity) }
+        try validateLayout()
+        guard opacity > 0, alphaReduction < 255 else { return image }
+        let mark = try prepared(for: image)
+        let origins = layout(mark: (mark.width, mark.height), image: (image.width, image.height))
+        guard !origins.xs.isEmpty, !origins.ys.isEmpty else { return image }
+        var result = try image.mappingRasters { try $0.composited(mark, at: origins, opacity: opacity) }
         result.hasAlpha = image.hasAlpha && result.frames.contains { $0.raster.hasTransparency }
         return result
     }
-}
 
-extension Raster {
-    /// This raster with `overlay` drawn over it at (`x`, `y`) (parts outside are cut off), its alpha times
-    /// `opacity`, straight alpha in and out.
-    func composited(_ overlay: Raster, x: Int, y: Int, opacity: Double) throws -> Raster {
-        let strength = Float(opacity) / 255
-        return try withUnsafeBytes { base in
-            try overlay.withUnsafeBytes { top in
-                try Raster(width: width, height: height) { target in
-                    for row in 0..<height {
-                        UnsafeMutableRawBufferPointer(rebasing: target[(row * width * 4)..<((row + 1) * width * 4)])
-                            .copyMemory(
-                                from: UnsafeRawBufferPointer(
-                                    rebasing: base[(row * bytesPerRow)..<(row * bytesPerRow + width * 4)]))
-                    }
-                    let left = max(0, x)
-                    let right = min(width, x + overlay.width)
-                    let first = max(0, y)
-                    let last = min(height, y + overlay.height)
-                    guard left < right, first < last else { return }
-                    for row in first..<last {
-                        for column in left..<right {
-                            let t = (row * width + column) * 4
-                            let s = (row - y) * overlay.bytesPerRow + (column - x) * 4
-                            let alphaTop = Float(top[s + 3]) * strength
-                            guard alphaTop > 0 else { continue }
-                            let alphaBase = Float(target[t + 3]) / 255
-                            let alpha = alphaTop + alphaBase * (1 - alphaTop)
-                            let baseWeight = alphaBase * (1 - alphaTop)
-                            for channel in 0..<3 {
-                                let mixed =
-                                    (Float(top[s + channel]) * alphaTop + Float(target[t + channel]) * baseWeight)
-                                    / alpha
-                                target[t + channel] = UInt8(min(255, max(0, mixed.rounded())))
-                            }
-                            target[t + 3] = UInt8(min(255, (alpha * 255).rounded()))
-                        }
-                    }
-                }
-            }
+    private func validateLayout() throws {
+        for bound in [fit.width, fit.height].compactMap({ $0 }) where !(bound > 0 && bound <= 100) {
+            throw ImagoError(.processingFailed, "watermark fit \(bound) is not within (0, 100]")
         }
+        guard (0...255).contains(alphaReduction) else {
+            throw ImagoError(.processingFailed, "watermark alpha reduction \(alphaReduction) is not within 0…255")
+        }
+        if case .grid(let gapX, let gapY) = tiling, gapX < 0 || gapY < 0 || gapX > 1 << 20 || gapY > 1 << 20 {
+            throw ImagoError(.processingFailed, "watermark tile gaps \(gapX), \(gapY) are not within 0…1048576")
+        }
+    }
+
+    /// The mark faded by `alphaReduction`, then scaled as `fit` or `scale` ask, within the image's limits.
+    private func prepared(for image: DecodedImage) throws -> Raster {
+        var mark = alphaReduction > 0 ? try watermark.reducingAlpha(by: alphaReduction) : watermark
+        let size: (width: Int, height: Int)?
+        if fit.width != nil || fit.height != nil {
+            size = Self.fitted(
+                mark: (mark.width, mark.height), image: (image.width, image.height), bounds: fit)
+        } else if let scale {
+            let width = max(1, Int((Double(image.width) * scale).rounded()))
+            size = (width, max(1, Int((Double(mark.height) * Double(width) / Double(mark.width)).rounded())))
+        } else {
+            size = nil
+        }
+        if let size, size.width != mark.width || size.height != mark.height {
+            try DecodeLimits.default.checkGrowth(
+                width: size.width, height: size.height, frames: 1, sourcePixels: image.width * image.height,
+                what: "watermark scale")
+            mark = try mark.resampled(
+                sourceRect: (0, 0, Double(mark.width), Double(mark.height)), outputWidth: size.width,
+                outputHeight: size.height, filter: fit.width != nil || fit.height != nil ? .lanczos3 : .catmullRom)
+        }
+        return mark
+    }
+
+    /// The mark's size fitting `bounds` (fractions of the image's sides), as thumbor's `calc_watermark_size`.
+    static func fitted(
+        mark: (width: Int, height: Int), image: (width: Int, height: Int), bounds: (width: Double?, height: Double?)
+    ) -> (width: Int, height: Int) {
+        let (markWidth, markHeight) = (Double(mark.width), Double(mark.height))
+        let boxWidth = bounds.width.map { Double(image.width) * $0 } ?? 0
+        let boxHeight = bounds.height.map { Double(image.height) * $0 } ?? 0
+        let maxWidth = boxWidth > 0 ? boxWidth : markWidth * boxHeight / markHeight
+        let maxHeight = boxHeight > 0 ? boxHeight : markHeight * maxWidth / markWidth
+        let size: (Double, Double)
+        if markWidth / maxWidth >= markHeight / maxHeight {
+            size = (maxWidth, markHeight * maxWidth / markWidth)
+        } else {
+            size = (markWidth * maxHeight / markHeight, maxHeight)
+        }
+        return (max(1, Int(size.0.rounded(.toNearestOrEven))), max(1, Int(size.1.rounded(.toNearestOrEven))))
     }
 }

@@ -166,7 +166,7 @@ extension ImageLoader {
     }
 
     /// Reserves everything rendering `data` holds at its peak: the decode (from the header), the processed pixels
-    /// (the size the processors predict) and the encoder's memory for them; nil when the header or the processors
+    /// (the size the processors predict), what the processors hold of their own and the encoder's memory for them; nil when the header or the processors
     /// cannot tell, or for a decoded render (then each is charged when it happens, without waiting).
     private func reserveAhead(
         _ request: RenderRequest, plan: RenderPlan, data: Data, image: ImageRequest, processors: [any ImageProcessor]
@@ -181,8 +181,9 @@ extension ImageLoader {
         let encoded = request.output.options.allFrames && kept > 1 && encoder.supportsAnimation ? kept : 1
         let processed = processors.isEmpty ? 0 : 4 * size.width * size.height * kept
         let encoders = plan.candidates.isEmpty ? [encoder] : plan.candidates
+        // What processors hold of their own (a watermark's image) is held through the render too.
         let bytes =
-            decodeBytes + processed
+            decodeBytes + processed + processors.heldBytes(for: size)
             + Self.encodeMemory(encoders, size: size, frames: encoded, output: request.output)
         return try await pixelBudget.reserve(
             bytes: bytes,

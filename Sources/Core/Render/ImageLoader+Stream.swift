@@ -27,8 +27,10 @@ extension ImageLoader {
             outputs.count == 2
             ? outputs.map { encoder.memoryEstimate(for: $0, frames: animation.frameCount, options: options) }.max()
             : nil
+        // What the processors hold of their own (a watermark's image), for the larger of the outputs.
+        let held = (outputs.isEmpty ? [canvas] : outputs).map { image.processors.heldBytes(for: $0) }.max() ?? 0
         let reserved = try await pixelBudget.reserve(
-            bytes: 3 * 4 * canvas.width * canvas.height + (encoderBytes ?? 0),
+            bytes: 3 * 4 * canvas.width * canvas.height + (encoderBytes ?? 0) + held,
             refusingOverCapacityFor: "streaming \(animation.frameCount) frames of \(canvas) into \(plan.format)")
         defer { reserved.release() }
         let queuedSince = ContinuousClock.now

@@ -8,11 +8,11 @@ public struct OptionsProcessor: ImageProcessor {
     public let text: String
     let processors: [any ImageProcessor]
 
-    /// Parses `text`; a bad item, `pr` or `wm` (which need a server's presets and watermark) throws.
+    /// Parses `text`; a bad item, `pr`, `wm` or `ninepatch` (which need a server's presets and images) throws.
     public init(_ text: String) throws {
         let options = try ProcessingOptions(parsing: text)
-        if options.watermark != nil || !options.presets.isEmpty {
-            throw OptionError(item: text, message: "a preset cannot use wm or pr")
+        if options.watermark != nil || options.ninePatch != nil || !options.presets.isEmpty {
+            throw OptionError(item: text, message: "a preset cannot use wm, ninepatch or pr")
         }
         self.options = options
         self.text = text

@@ -1,6 +1,6 @@
 /// The one place options become processors, in the fixed order of operations: faces hidden, trim, crop,
 /// resize/fit with gravity, rotate/flip, blur/sharpen, the colour effects (gray/bright/contrast/…, in `effectOrder` when
-/// set), pad/extend, round, watermark. (Flattening onto `bg` and
+/// set), pad/extend, round, nine-patch frame, watermark. (Flattening onto `bg` and
 /// encoding follow, in the encoder: `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
@@ -35,6 +35,18 @@ extension ProcessingOptions {
     public func processors(
         limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
         spelling: (String) -> String = { $0 }, faces: DetectionResult?
+    ) throws -> [any ImageProcessor] {
+        try processors(
+            limits: limits, maxOutputSide: maxOutputSide, watermark: watermark, images: [:], spelling: spelling,
+            faces: faces)
+    }
+
+    /// The processors, with the images the options name by URL (`imageSources`: a watermark's, a nine-patch
+    /// frame's) loaded by the caller into `images`, by URL; one that is missing throws an `OptionError` naming
+    /// its option.
+    public func processors(
+        limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
+        images: [String: WatermarkImage], spelling: (String) -> String = { $0 }, faces: DetectionResult?
     ) throws -> [any ImageProcessor] {
         let found = faces?.filtered(to: [.face])
         // Smart gravity (`g=face` is smart gravity on faces) looks at the faces when a detector looked. The faces are
@@ -160,17 +172,40 @@ extension ProcessingOptions {
                     background: round.background)
             }
         }
+        if let source = ninePatch {
+            guard let patch = images[source] else {
+                let option = OptionError.shown(spelling("ninepatch"))
+                throw OptionError(
+                    .conflicting, item: option, message: "option \"\(option)\": its image \(source) was not loaded")
+            }
+            try add("ninepatch") {
+                var processor = try NinePatchFrameProcessor(ninePatch: patch.raster, id: patch.id)
+                processor.limits = limits
+                return processor
+            }
+        }
         if let mark = self.watermark {
-            guard let watermark else {
+            guard let watermark = mark.source.map({ images[$0] }) ?? watermark else {
                 let option = OptionError.shown(spelling("wm"))
                 throw OptionError(
                     .conflicting, item: option,
-                    message: "option \"\(option)\": no watermark is configured (serve.watermark)")
+                    message: mark.source == nil
+                        ? "option \"\(option)\": no watermark is configured (serve.watermark)"
+                        : "option \"\(option)\": its image \(mark.source ?? "") was not loaded")
             }
             try add("wm") {
-                try WatermarkProcessor(
+                var processor = try WatermarkProcessor(
                     watermark: watermark.raster, opacity: mark.opacity, gravity: mark.position, scale: mark.scale,
                     id: watermark.id)
+                processor.offset = mark.offset.scaled(dpr)
+                processor.fit = (mark.fitWidth, mark.fitHeight)
+                processor.alphaReduction = mark.alphaReduction
+                if case .grid(let gapX, let gapY) = mark.tiling {
+                    processor.tiling = .grid(gapX: Self.scaled(gapX, dpr), gapY: Self.scaled(gapY, dpr))
+                } else {
+                    processor.tiling = mark.tiling
+                }
+                return processor
             }
         }
         // `mrd`: the finished image scaled down to fit within it, never up (imgproxy's max_result_dimension).

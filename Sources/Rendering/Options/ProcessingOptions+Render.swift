@@ -16,6 +16,9 @@ extension ProcessingOptions {
         public var defaultQuality: Int
         /// The image `wm` draws.
         public var watermark: WatermarkImage?
+        /// The images the options name by URL (`imageSources`), by URL, loaded by the caller: a watermark's image
+        /// (`wm=…:src:…`) and a nine-patch frame (`ninepatch`).
+        public var images: [String: WatermarkImage] = [:]
         /// An option (by its Imago key) as the user wrote it.
         public var spelling: @Sendable (String) -> String
         /// The detector that finds faces for `g=face`, `g=sm`, `blurfaces` and `pixelatefaces`; nil: none is
@@ -58,7 +61,7 @@ extension ProcessingOptions {
         let settings = tightened
         let processors = try self.processors(
             limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
-            spelling: settings.spelling)
+            images: settings.images, spelling: settings.spelling, faces: nil)
         if settings.faceDetector == nil,
             let key = blurFaces != nil ? "blurfaces" : pixelateFaces != nil ? "pixelatefaces" : nil
         {
@@ -101,7 +104,7 @@ extension ProcessingOptions {
             request.detection = RenderDetection(detector: detector, deadline: settings.detectionDeadline) { faces in
                 try options.processors(
                     limits: settings.limits, maxOutputSide: settings.maxOutputSide, watermark: settings.watermark,
-                    spelling: settings.spelling, faces: faces)
+                    images: settings.images, spelling: settings.spelling, faces: faces)
             }
         }
         return request

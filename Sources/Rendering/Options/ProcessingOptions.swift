@@ -48,7 +48,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
     }
 
-    /// `wm`: how the configured watermark is drawn.
+    /// `wm`: how a watermark is drawn: the configured one (`serve.watermark`), or the image at `source`.
     public struct Watermark: Sendable, Hashable {
         /// 0…1.
         public var opacity: Double
@@ -56,6 +56,19 @@ public struct ProcessingOptions: Sendable, Hashable {
         public var position: Gravity
         /// Its width as a fraction of the output's, or nil for its natural size.
         public var scale: Double?
+        /// Moves it from where `position` puts it: pixels before `dpr`, or fractions (below 1) of the output's side,
+        /// positive away from the edge the position names (`WatermarkProcessor.offset`).
+        public var offset = Offset()
+        /// Copies over the whole image instead of one (`.grid` gaps in pixels before `dpr`); nil: one.
+        public var tiling: WatermarkProcessor.Tiling?
+        /// Fractions of the output's width and height the mark is scaled to fit (thumbor's ratios; either may be
+        /// nil); both nil: `scale` decides.
+        public var fitWidth: Double?, fitHeight: Double?
+        /// Alpha levels (0…255) taken from the mark before it is drawn (thumbor's transparency); 0: none.
+        public var alphaReduction = 0
+        /// The mark's URL (a server checks it against its source policy and keys the result by it); nil: the
+        /// configured watermark.
+        public var source: String?
         /// A watermark drawn so.
         public init(opacity: Double, position: Gravity, scale: Double? = nil) {
             (self.opacity, self.position, self.scale) = (opacity, position, scale)
@@ -129,6 +142,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var trim: Int?
     /// `wm`.
     public var watermark: Watermark?
+    /// `ninepatch`: the URL of a nine-patch image drawn around the image (thumbor's `frame(URL)`); a server checks
+    /// it against its source policy and keys the result by it.
+    public var ninePatch: String?
     /// `pr`: the presets named, already applied to the other fields.
     public var presets: [String] = []
     /// `maxb`: most bytes the output may have.
@@ -215,6 +231,10 @@ public struct ProcessingOptions: Sendable, Hashable {
 
     /// No options.
     public init() {}
+
+    /// The URLs of the images these options name, which the caller loads for the render (`RenderSettings.images`):
+    /// a nine-patch frame's and a watermark's.
+    public var imageSources: [String] { [ninePatch, watermark?.source].compactMap { $0 } }
 
     /// Parses `text` in Imago's own grammar (`w=300,fit=cover`, or `-` for none), then checks the options together
     /// (`validate`); a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in

@@ -1,8 +1,10 @@
 /// A processor built from an option, whose failure on an image names the option as the user wrote it
 /// (`option "crop=500:500:10:10": the crop region … has nothing inside the 400x300 image`) instead of the
 /// processor's identifier. Otherwise it is the processor: same identifier (so the same cache keys), same decode
-/// size and frame-by-frame behaviour.
-struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing, OutputSizePredicting {
+/// size, frame-by-frame behaviour and held memory.
+struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing, OutputSizePredicting,
+    HeldMemoryEstimating
+{
     let processor: any ImageProcessor
     /// The option as written.
     let option: String
@@ -18,6 +20,10 @@ struct SpelledProcessor: ImageProcessor, SizeAwareProcessor, FrameWiseProcessing
 
     func predictedOutputSize(for size: PixelSize) -> PixelSize? {
         (processor as? any OutputSizePredicting)?.predictedOutputSize(for: size)
+    }
+
+    func heldBytes(for size: PixelSize) -> Int {
+        (processor as? any HeldMemoryEstimating)?.heldBytes(for: size) ?? 0
     }
 
     var processesFramesIndependently: Bool {

@@ -32,7 +32,12 @@ struct ThumborDialect: URLDialect {
                 throw RequestError(.badSignature, "thumbor: bad signature")
             }
         }
-        let (reading, image) = try ThumborGrammar.options(signed, context: context)
+        var (reading, image) = try ThumborGrammar.options(signed, context: context)
+        // watermark(URL,…) and frame(URL): URL is read as IMAGE is, under loaderBase when it is a path.
+        if let mark = reading.options.watermark?.source {
+            reading.options.watermark?.source = try source(Substring(mark))
+        }
+        if let patch = reading.options.ninePatch { reading.options.ninePatch = try source(Substring(patch)) }
         return DialectRequest(
             source: try source(image), options: reading.options, spellings: reading.spellings,
             skipped: reading.scratch.skippedFilters)

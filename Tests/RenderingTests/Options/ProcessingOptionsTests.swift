@@ -108,7 +108,8 @@ import Testing
         #expect(
             ProcessingOptions.grammar.rows.map(\.name) == [
                 "w", "h", "fit", "enlarge", "f", "q", "frame", "dpr", "trim", "crop", "g", "rot", "flip", "pad", "ext",
-                "bg", "blur", "sharpen", "wm", "gray", "bright", "contrast", "round", "pr", "maxb", "exp", "strip",
+                "bg", "blur", "sharpen", "wm", "ninepatch", "gray", "bright", "contrast", "round", "pr", "maxb", "exp",
+                "strip",
                 "adj", "minw", "minh", "zoom", "focal", "scale", "exar", "pix", "ar", "fq", "fill", "flatten", "gblur",
                 "wsharpen", "sat", "rgb", "colorize", "curve", "equalize", "noise", "conv", "order",
                 "blurfaces", "pixelatefaces", "t", "frames", "fps", "fn", "att", "msr", "msfs", "maf", "mafr", "mrd",

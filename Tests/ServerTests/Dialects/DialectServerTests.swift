@@ -143,8 +143,10 @@ extension ServerIntegrationTests {
                 (signed("/w:10/plain/file%3A%2F%2F%2Fetc%2Fpasswd"), 403),
                 (try thumbor("300x200/../../etc/passwd"), 400),
                 (try thumbor("300x200/file:%2F%2F%2Fetc%2Fpasswd"), 400),
-                (try thumbor("300x200/filters:frame(a.png)/big.png"), 400),
-                (try thumbor("300x200/filters:watermark(a.png,0,0,50)/big.png"), 400),
+                (try thumbor("300x200/filters:frame(http://169.254.169.254/a.png)/big.png"), 403),
+                // A watermark's image outside allowedSources, or at a private address: refused before any fetch.
+                (try thumbor("300x200/filters:watermark(http://169.254.169.254/a.png,0,0,50)/big.png"), 403),
+                (try thumbor("300x200/filters:watermark(file:%2F%2F%2Fetc%2Fpasswd,0,0,50)/big.png"), 400),
                 (try thumbor("300x200/filters:redeye()/big.png"), 400),
             ]
             let before = try await fixture.origin.count()

@@ -162,7 +162,7 @@ import Testing
         let cases: [(String, String)] = [
             ("g:sm:10:0", "smart"), ("exar:1:ce:5:5", "offsets"), ("ph:1", "HDR"), ("z:0", "z:0"),
             ("foo:1", "foo:1"), ("rs:fill:1:2:1:1:9", "rs:fill:1:2:1:1:9"), ("w:abc", "w:abc"), ("rot:45", "rot:45"),
-            ("wm:0.5:re", "tiled"), ("t:10:red", "t:10:red"), ("f:tiff", "tiff"), ("fq:webp", "fq:webp"),
+            ("wm:0.5:re:1.5:0", "between tiles"), ("t:10:red", "t:10:red"), ("f:tiff", "tiff"), ("fq:webp", "fq:webp"),
             ("bg:12345", "bg:12345"), ("el:maybe", "el:maybe"), ("dpr:0", "dpr"), ("w:-1", "w:-1"),
         ]
         for (options, named) in cases {

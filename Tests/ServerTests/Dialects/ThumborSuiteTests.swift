@@ -5,20 +5,13 @@ extension ServerIntegrationTests {
     /// thumbor 7.8.0's own test cases against a real thumbor and `imago serve` (Scripts/compare-thumbor-suite.py
     /// starts both as children on loopback): every case passes (same status class; for a 200 the same size and
     /// format and at least 30 dB) unless it is listed below, and every listed case still fails, so the list stays
-    /// true. Phase 2 of issue 35 wired the rows of Docs/Dialects.md's coverage table (105 of 165 passed before it);
-    /// the `.phase2` entries left need Core work (phase 3 fixed the geometry ones and found the other causes);
-    /// `.stays` entries are differences the table states.
+    /// true. 105 of 165 passed before issue 35's phase 2, 150 after it; after phase 3 only differences Docs/Dialects.md
+    /// states are left, each with its measured cause.
     @Suite struct ThumborSuiteTests {
         enum ExpectedFailure {
-            /// Fixed by wiring this row in phase 2.
-            case phase2(String)
             /// A difference that stays, and why.
             case stays(String)
         }
-
-        static let watermark = ExpectedFailure.phase2(
-            "watermark(): WatermarkProcessor positions, tiles and ratios (Core work left), the mark fetched under "
-                + "allowedSources")
 
         /// Every case expected to fail today, by the id the script gives it. The `.stays` reasons were measured
         /// on the pixels of both answers (issue 35, phase 3).
@@ -36,13 +29,6 @@ extension ServerIntegrationTests {
                 "150x100 of a transparent PNG: 28.7 dB, all of it in pixels of alpha 1 to 10. Pillow resamples 8-bit "
                     + "premultiplied RGBa and divides back, so those pixels' colours are coarse (alpha 1: each channel "
                     + "0 or 255); Imago keeps them. Premultiplied, the two agree at 57.7 dB"),
-            "test_watermark.py::test_watermark_filter_centered": watermark,
-            "test_watermark.py::test_watermark_filter_centered_x": watermark,
-            "test_watermark.py::test_watermark_filter_repeated": watermark,
-            "test_watermark.py::test_watermark_filter_simple": watermark,
-            "test_watermark.py::test_watermark_filter_calculated": watermark,
-            "test_watermark.py::test_watermark_filter_simple_big": watermark,
-            "test_watermark.py::test_watermark_filter_simple_50p_width": watermark,
         ]
 
         struct Result: Decodable {

@@ -17,19 +17,33 @@ extension ImgproxyGrammar {
                 return
             }
             var position = Gravity.center
-            if let name = arguments[1] {
-                guard name != "re" else { throw arguments.unsupported("tiled watermarks (re)") }
-                guard let gravity = gravities[String(name)], gravity != .smart else {
-                    throw arguments.malformed("a watermark position")
+            var tiled = false
+            if let name = arguments[1], !name.isEmpty {
+                if name == "re" {
+                    tiled = true
+                } else {
+                    guard let gravity = gravities[String(name)], gravity != .smart else {
+                        throw arguments.malformed("a watermark position")
+                    }
+                    position = gravity
                 }
-                position = gravity
             }
-            for offset in arguments.values.dropFirst(2).prefix(2) where !offset.isEmpty && Double(offset) != 0 {
-                throw arguments.unsupported("watermark offsets")
-            }
+            let offset = ProcessingOptions.Offset(
+                x: try arguments.decimal(2, in: -99_999...99_999, expected: "an offset") ?? 0,
+                y: try arguments.decimal(3, in: -99_999...99_999, expected: "an offset") ?? 0)
             let scale = try arguments.decimal(4, in: 0...1, expected: "a scale from 0 to 1")
-            reading.options.watermark = ProcessingOptions.Watermark(
+            var mark = ProcessingOptions.Watermark(
                 opacity: opacity, position: position, scale: scale == 0 ? nil : scale)
+            if tiled {
+                // `re`: the offsets are the gaps between the tiles, in whole pixels.
+                guard let gapX = Int(exactly: offset.x), let gapY = Int(exactly: offset.y), gapX >= 0, gapY >= 0 else {
+                    throw arguments.malformed("whole pixels from 0 between tiles (re)")
+                }
+                mark.tiling = .grid(gapX: gapX, gapY: gapY)
+            } else {
+                mark.offset = offset
+            }
+            reading.options.watermark = mark
         },
     ]
 

@@ -9,7 +9,8 @@ extension ThumborGrammar {
         style: OptionStyle(
             grammar: "thumbor", noun: "filter", valueSeparator: "", numbers: .plain,
             booleans: ["1": true, "true": true, "True": true, "0": false, "false": false, "False": false]),
-        rows: outputFilters + pixelFilters, unsupported: unsupportedFilters, laterOptionsOverride: true)
+        rows: outputFilters + pixelFilters + [watermarkFilter, frameFilter], unsupported: unsupportedFilters,
+        laterOptionsOverride: true)
 
     /// `name(args):name(args)…` as items (arguments split by the `,` outside brackets, spaces around them dropped:
     /// `curve([(0,0),(255,255)],…)` has four).
@@ -268,8 +269,6 @@ extension ThumborGrammar {
 
     /// Filters thumbor has that Imago does not, and why.
     static let unsupportedFilters: [String: String] = [
-        "watermark": "its image is a URL in the URL; Imago draws the one configured (serve.watermark)",
         "redeye": "no red-eye detection in Imago",
-        "frame": "no nine-patch frames in Imago",
     ]
 }
