@@ -268,7 +268,5 @@ extension ThumborGrammar {
     }
 
     /// Filters thumbor has that Imago does not, and why.
-    static let unsupportedFilters: [String: String] = [
-        "redeye": "no red-eye detection in Imago",
-    ]
+    static let unsupportedFilters: [String: String] = ["redeye": "no red-eye detection in Imago"]
 }
