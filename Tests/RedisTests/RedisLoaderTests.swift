@@ -47,6 +47,8 @@ import Testing
         let request = ImageRequest(url: origin.url("p.png"))
 
         #expect(try await first.image(for: request).origin == .network)
+        // The loader writes its data cache in the background: what another machine reads is there once it is done.
+        await first.waitForPendingWrites()
         let shared = try await second.image(for: request)
         #expect(shared.origin == .dataCache && shared.cacheLayer == "redis")
         #expect(shared.image.raster == raster)
@@ -66,6 +68,7 @@ import Testing
         let url = origin.url("private.png")
         let alice = ImageRequest(url: url, headers: ["Authorization": "Bearer alice"])
         #expect(try await first.image(for: alice).origin == .network)
+        await first.waitForPendingWrites()
         // Another machine with the same credentials is served by Redis...
         let again = try await second.image(for: alice)
         #expect(again.origin == .dataCache && again.cacheLayer == "redis" && again.image.raster == raster)

@@ -152,7 +152,7 @@ import Testing
         #expect(reading.options.format == OutputFormat.format(ImageFormat("heic")))
         #expect(try thumbor("filters:format(bmp)/a.jpg").options.format == nil)
         // What thumbor does but Imago cannot is still a 400 naming it.
-        #expect(throws: OptionError.self) { try thumbor("filters:extract_focal()/a.jpg") }
+        #expect(throws: OptionError.self) { try thumbor("filters:redeye()/a.jpg") }
     }
 
     @Test func colourFiltersProportionAndStretch() throws {

@@ -76,9 +76,9 @@ import Testing
         let proxied = error { try imgproxy("bl:0.1") }
         #expect(proxied?.item == "bl:0.1" && proxied?.message.hasPrefix("imgproxy option \"bl:0.1\"") == true)
         #expect(proxied?.message.contains("blur=") == false)
-        let filtered = error { try thumbor("300x200/filters:extract_focal()/a.jpg") }
+        let filtered = error { try thumbor("300x200/filters:redeye()/a.jpg") }
         #expect(
-            filtered?.message.contains("thumbor filter \"extract_focal()\"") == true,
+            filtered?.message.contains("thumbor filter \"redeye()\"") == true,
             "\(filtered?.message ?? "")")
         let limited = error {
             try ImgproxyGrammar.options(["w:4000", "dpr:3"], extension: nil, context: .init(maxOutputSide: 8192))
