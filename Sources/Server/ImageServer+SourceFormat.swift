@@ -2,7 +2,7 @@ import Foundation
 import Imago
 
 /// The answers that depend on the source's format, known from its bytes: `raw` and `skp` (the source's own bytes,
-/// unprocessed) and `autojpg` (a PNG source's output as JPEG when it has no alpha). Within step 11 of the chain:
+/// unprocessed) and `autojpg` (a PNG source's output as JPEG when its pixels are opaque). Within step 11 of the chain:
 /// after the signature, the expiry, the source policy, the result tiers and admission, within the deadline.
 extension ImageServer {
     /// Whether `job`'s answer depends on its source's format, known once its bytes are: `raw`, `skp`, and
@@ -33,7 +33,7 @@ extension ImageServer {
         guard unprocessed else {
             var rendered = job
             let autoJPEG = job.options.autoJPEG && format == .png && job.format == nil && job.bestFormats == nil
-            // autojpg: JPEG for an output without alpha, else PNG (`f=best`'s rule among the two, one encode).
+            // autojpg: JPEG for an opaque output (its pixels), else PNG (`f=best`'s rule among the two, one encode).
             if autoJPEG { rendered.bestFormats = [.jpeg, .png] }
             var image = try await renderImage(rendered, sourceData: data)
             // The bytes were fetched here: where they came from, and their Last-Modified, are the source's.

@@ -18,12 +18,14 @@ import Testing
     }
 
     /// The pixels of `width` × `height` squares at every left of `xs` with every top of `ys`, inside the canvas.
-    func squares(xs: [Int], ys: [Int], side: Int = 10, canvas: (Int, Int) = (100, 50)) -> Set<[Int]> {
+    func squares(
+        xs: [Int], ys: [Int], side: Int = 10, width: Int? = nil, height: Int? = nil, canvas: (Int, Int) = (100, 50)
+    ) -> Set<[Int]> {
         var found: Set<[Int]> = []
         for top in ys {
             for left in xs {
-                for y in max(0, top)..<min(canvas.1, top + side) {
-                    for x in max(0, left)..<min(canvas.0, left + side) { found.insert([x, y]) }
+                for y in max(0, top)..<min(canvas.1, top + (height ?? side)) {
+                    for x in max(0, left)..<min(canvas.0, left + (width ?? side)) { found.insert([x, y]) }
                 }
             }
         }
@@ -91,6 +93,27 @@ import Testing
         #expect(redPixels(raster) == squares(xs: [35], ys: [10], side: 30))
     }
 
+    @Test func evenRoundingFitsTheMarkAsImgproxysScale() throws {
+        // imgproxy's wm scale 0.33 on 301×150: a box of ScaleToEven sides, 100×50 (thumbor's 99.33×49.5), the mark
+        // fitted in it and enlarged, its sides rounded half up.
+        let canvas = try Raster(width: 301, height: 150, fill: RGBA(0, 0, 0))
+        for (mark, expected, thumbors) in [((40, 10), (100, 25), (99, 25)), ((10, 40), (13, 50), (12, 50))] {
+            let bounds: (Double?, Double?) = (0.33, 0.33)
+            let size = { (even: Bool) in
+                WatermarkProcessor.fitted(mark: mark, image: (301, 150), bounds: bounds, roundsToEven: even)
+            }
+            #expect(size(true) == expected && size(false) == thumbors, "\(mark)")
+            var processor = try WatermarkProcessor(
+                watermark: try Raster(width: mark.0, height: mark.1, fill: RGBA(255, 0, 0)), gravity: .northWest)
+            (processor.fit, processor.fitRoundsToEven) = (bounds, true)
+            let red = redPixels(try processor.process(TestImages.image(canvas)).raster)
+            #expect(red == squares(xs: [0], ys: [0], width: expected.0, height: expected.1, canvas: (301, 150)))
+        }
+        // At least one pixel a side.
+        let tiny = WatermarkProcessor.fitted(mark: (40, 10), image: (3, 3), bounds: (0.1, 0.1), roundsToEven: true)
+        #expect(tiny == (1, 1))
+    }
+
     @Test func alphaReductionFadesTheMarkLikeThumborsTransparency() throws {
         let white = try Raster(width: 4, height: 4, fill: RGBA(255, 255, 255))
         var processor = try WatermarkProcessor(watermark: white, gravity: .northWest)
@@ -110,6 +133,8 @@ import Testing
         processor.alphaReduction = 10
         processor.tiling = .spread(horizontal: false, vertical: true)
         #expect(processor.identifier == "watermark(m,1.0,g=se,off=3.0:0.5,fit=-:0.2,fade=10,tile=spread:v)")
+        processor.fitRoundsToEven = true
+        #expect(processor.identifier.contains(",fit=-:0.2:even,"))
         processor.tiling = .grid(gapX: 2, gapY: 4)
         #expect(processor.identifier.hasSuffix(",tile=grid:2:4)"))
         let image = TestImages.image(try Self.black.get())

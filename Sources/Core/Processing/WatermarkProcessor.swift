@@ -33,6 +33,10 @@ public struct WatermarkProcessor: ImageProcessor {
     /// of the image's width and height, its aspect ratio kept (a nil bound follows from the other: thumbor's
     /// `W_RATIO`, `H_RATIO`). Each must be within (0, 100].
     public var fit: (width: Double?, height: Double?) = (nil, nil)
+    /// How `fit` rounds, as imgproxy's `wm` scale when true: the box's sides rounded to even pixels (at least 1),
+    /// the mark's sides half away from zero. False by default: as thumbor, the box unrounded and the mark's sides
+    /// half to even.
+    public var fitRoundsToEven = false
     /// Levels (0…255) taken from every alpha value of the mark before it is drawn (thumbor's transparency,
     /// `255 × ALPHA / 100`); `opacity` still multiplies what is left. 0 by default.
     public var alphaReduction = 0
@@ -81,6 +85,7 @@ public struct WatermarkProcessor: ImageProcessor {
         if offset != (0, 0) { text += ",off=\(offset.x):\(offset.y)" }
         if fit.width != nil || fit.height != nil {
             text += ",fit=\(fit.width.map { "\($0)" } ?? "-"):\(fit.height.map { "\($0)" } ?? "-")"
+            if fitRoundsToEven { text += ":even" }
         }
         if alphaReduction != 0 { text += ",fade=\(alphaReduction)" }
         switch tiling {
@@ -121,7 +126,8 @@ public struct WatermarkProcessor: ImageProcessor {
         let size: (width: Int, height: Int)?
         if fit.width != nil || fit.height != nil {
             size = Self.fitted(
-                mark: (mark.width, mark.height), image: (image.width, image.height), bounds: fit)
+                mark: (mark.width, mark.height), image: (image.width, image.height), bounds: fit,
+                roundsToEven: fitRoundsToEven)
         } else if let scale {
             let width = max(1, Int((Double(image.width) * scale).rounded()))
             size = (width, max(1, Int((Double(mark.height) * Double(width) / Double(mark.width)).rounded())))
@@ -139,13 +145,19 @@ public struct WatermarkProcessor: ImageProcessor {
         return mark
     }
 
-    /// The mark's size fitting `bounds` (fractions of the image's sides), as thumbor's `calc_watermark_size`.
+    /// The mark's size fitting `bounds` (fractions of the image's sides), as thumbor's `calc_watermark_size`;
+    /// with `roundsToEven`, as imgproxy's `prepareWatermark` (a box of `ScaleToEven` sides, a fit with enlarging).
     static func fitted(
-        mark: (width: Int, height: Int), image: (width: Int, height: Int), bounds: (width: Double?, height: Double?)
+        mark: (width: Int, height: Int), image: (width: Int, height: Int), bounds: (width: Double?, height: Double?),
+        roundsToEven: Bool = false
     ) -> (width: Int, height: Int) {
         let (markWidth, markHeight) = (Double(mark.width), Double(mark.height))
-        let boxWidth = bounds.width.map { Double(image.width) * $0 } ?? 0
-        let boxHeight = bounds.height.map { Double(image.height) * $0 } ?? 0
+        func box(_ side: Int, _ fraction: Double?) -> Double {
+            guard let fraction else { return 0 }
+            let exact = Double(side) * fraction
+            return roundsToEven ? max(1, (exact / 2).rounded() * 2) : exact
+        }
+        let (boxWidth, boxHeight) = (box(image.width, bounds.width), box(image.height, bounds.height))
         let maxWidth = boxWidth > 0 ? boxWidth : markWidth * boxHeight / markHeight
         let maxHeight = boxHeight > 0 ? boxHeight : markHeight * maxWidth / markWidth
         let size: (Double, Double)
@@ -154,6 +166,7 @@ public struct WatermarkProcessor: ImageProcessor {
         } else {
             size = (markWidth * maxHeight / markHeight, maxHeight)
         }
-        return (max(1, Int(size.0.rounded(.toNearestOrEven))), max(1, Int(size.1.rounded(.toNearestOrEven))))
+        let rule: FloatingPointRoundingRule = roundsToEven ? .toNearestOrAwayFromZero : .toNearestOrEven
+        return (max(1, Int(size.0.rounded(rule))), max(1, Int(size.1.rounded(rule))))
     }
 }

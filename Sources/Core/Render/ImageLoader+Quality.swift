@@ -14,6 +14,7 @@ extension ImageLoader {
     func choose(_ image: DecodedImage, output: RenderOutput, format: ImageFormat, encoderReserved: Bool)
         async throws -> ChosenOutput
     {
+        var image = image
         var options = output.options
         if output.autoQuality == nil, let quality = output.qualities[format] { options.quality = quality }
         options.allFrames = options.allFrames && image.frames.count > 1
@@ -21,6 +22,12 @@ extension ImageLoader {
         let formats: [ImageFormat]
         if case .best(let among) = output.format {
             best = true
+            if image.hasAlpha {
+                // An alpha channel whose pixels are all opaque has no alpha to keep: JPEG is a candidate (as
+                // thumbor's autojpg looks at the pixels). One pass over the processed frames, on the compute threads.
+                let frames = image.frames
+                image.hasAlpha = try await StopFlag.computing { _ in frames.contains { $0.raster.hasTransparency } }
+            }
             formats = BestFormat.formats(accepting: among.contains, hasAlpha: image.hasAlpha, order: among)
         } else {
             (best, formats) = (false, [format])

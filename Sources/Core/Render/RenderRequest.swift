@@ -87,7 +87,8 @@ public enum RenderFormat: Sendable, Hashable {
     /// The source's own format when an encoder writes it and `among` has it (nil: any), else `otherwise`.
     case source(among: Set<ImageFormat>?, otherwise: ImageFormat)
     /// The smallest output among these formats (`f=best`, `BestFormat`), tried in this order: JPEG only for an
-    /// opaque image and PNG only for one with alpha (`BestFormat.formats(accepting:hasAlpha:order:)`); each at
+    /// opaque image (every processed pixel's alpha 255, whatever its channels) and PNG only for one with alpha
+    /// (`BestFormat.formats(accepting:hasAlpha:order:)`); each at
     /// `RenderOutput.autoQuality`, or at `options.quality` without it.
     case best(among: [ImageFormat])
 }

@@ -199,6 +199,7 @@ extension ProcessingOptions {
                     id: watermark.id)
                 processor.offset = mark.offset.scaled(dpr)
                 processor.fit = (mark.fitWidth, mark.fitHeight)
+                processor.fitRoundsToEven = mark.fitRoundsToEven
                 processor.alphaReduction = mark.alphaReduction
                 if case .grid(let gapX, let gapY) = mark.tiling {
                     processor.tiling = .grid(gapX: Self.scaled(gapX, dpr), gapY: Self.scaled(gapY, dpr))

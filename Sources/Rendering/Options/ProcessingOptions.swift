@@ -64,6 +64,9 @@ public struct ProcessingOptions: Sendable, Hashable {
         /// Fractions of the output's width and height the mark is scaled to fit (thumbor's ratios; either may be
         /// nil); both nil: `scale` decides.
         public var fitWidth: Double?, fitHeight: Double?
+        /// Whether the fit rounds as imgproxy's `wm` scale (`WatermarkProcessor.fitRoundsToEven`), written `:even`
+        /// after `:fit:W:H`; false: as thumbor.
+        public var fitRoundsToEven = false
         /// Alpha levels (0…255) taken from the mark before it is drawn (thumbor's transparency); 0: none.
         public var alphaReduction = 0
         /// The mark's URL (a server checks it against its source policy and keys the result by it); nil: the

@@ -60,7 +60,10 @@ import Testing
     @Test func imgproxysOffsetsAndReplicate() throws {
         let moved = try #require(try imgproxy("wm:0.5:soea:10:5:0.2").watermark)
         #expect(moved.position == .southEast && moved.offset == ProcessingOptions.Offset(x: 10, y: 5))
-        #expect(moved.scale == 0.2 && moved.opacity == 0.5 && moved.tiling == nil && moved.source == nil)
+        #expect(moved.scale == nil && moved.opacity == 0.5 && moved.tiling == nil && moved.source == nil)
+        // imgproxy's scale fits the mark in that fraction of both sides, rounded as imgproxy rounds.
+        #expect(moved.fitWidth == 0.2 && moved.fitHeight == 0.2 && moved.fitRoundsToEven)
+        #expect(try imgproxy("wm:0.5:soea:10:5:0").watermark?.fitWidth == nil)
         #expect(try imgproxy("wm:1:ce:0.1:-0.2").watermark?.offset == ProcessingOptions.Offset(x: 0.1, y: -0.2))
         let tiled = try #require(try imgproxy("wm:0.7:re:12:4").watermark)
         #expect(tiled.tiling == .grid(gapX: 12, gapY: 4) && tiled.offset.isZero)
@@ -68,7 +71,11 @@ import Testing
         #expect(throws: OptionError.self) { try imgproxy("wm:0.7:re:-2:0") }
         #expect(throws: OptionError.self) { try imgproxy("wm:0.7:re:0.5:0") }
         // The same meaning in Imago's grammar has the same key; dpr scales the pixels.
-        #expect(try imgproxy("wm:0.5:soea:10:5:0.2").canonical == imago("wm=0.5:se:0.2:off:10:5").canonical)
+        #expect(
+            try imgproxy("wm:0.5:soea:10:5:0.2").canonical == imago("wm=0.5:se:off:10:5:fit:0.2:0.2:even").canonical)
+        #expect(try imgproxy("wm:0.5:soea:10:5:0.2").canonical != imago("wm=0.5:se:off:10:5:fit:0.2:0.2").canonical)
+        #expect(try imago("wm=0.5:se:fit:0.2:-:even").watermark?.fitRoundsToEven == true)
+        #expect(throws: OptionError.self) { try imago("wm=0.5:se:even") }
         #expect(try imgproxy("wm:0.7:re:12:4").canonical == imago("wm=0.7:c:grid:12:4").canonical)
         #expect(try imgproxy("dpr:2/wm:1:nowe:3:0.5").canonical.contains("wm=1:nw:off:6:0.5"))
     }

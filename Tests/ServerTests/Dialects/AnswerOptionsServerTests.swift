@@ -10,14 +10,24 @@ extension ServerIntegrationTests {
     /// rendered answer and on the same answer from the result cache.
     @Suite struct AnswerOptionsServerTests {
         static func fixture() throws -> ServerFixture {
-            try ServerFixture(adjust: { settings, origin, _ in
+            try ServerFixture(adjust: { settings, origin, folder in
                 settings.cacheMaxAge = 3600
                 settings.dialects.imgproxy.enabled = true
                 settings.dialects.thumbor.enabled = true
                 settings.dialects.thumbor.allowUnsafe = true
                 settings.dialects.thumbor.loaderBase = origin.url("img/")
+                try? Self.opaqueRGBA.write(to: folder.appendingPathComponent("opaque-rgba.png"))
             })
         }
+
+        /// A 120×80 RGBA PNG whose alpha is 255 everywhere (as other tools write opaque images).
+        static let opaqueRGBA: Data = {
+            var pixels: [UInt8] = []
+            for y in 0..<80 {
+                for x in 0..<120 { pixels += [UInt8(x * 2), UInt8(y * 3), 90, 255] }
+            }
+            return PNGBytes.rgba(width: 120, height: 80, pixels: pixels)
+        }()
 
         /// `/ip/unsafe/OPTIONS/plain/ORIGIN-URL`.
         func imgproxy(_ fixture: ServerFixture, _ options: String, _ name: String, suffix: String = "") -> String {
@@ -145,12 +155,17 @@ extension ServerIntegrationTests {
 
         @Test func thumborsAutojpgAnswersAnOpaquePNGAsJPEG() async throws {
             let fixture = try Self.fixture()
+            let source = try PluginRegistry.standard().decoder(for: Self.opaqueRGBA, limits: .default)
+                .decode(Self.opaqueRGBA)
+            #expect(source.hasAlpha && !source.raster.hasTransparency && source.width == 120)
             for (path, type) in [
                 ("100x0/filters:autojpg()/big.png", "image/jpeg"), ("100x0/filters:autojpg()/logo.png", "image/png"),
                 ("100x0/filters:autojpg():background_color(white)/logo.png", "image/jpeg"),
                 ("100x0/filters:autojpg():format(png)/big.png", "image/png"), ("100x0/big.png", "image/png"),
                 ("100x0/filters:autojpg()/photo.jpg", "image/jpeg"),
                 ("100x0/filters:autojpg(False)/big.png", "image/png"),
+                // thumbor looks at the pixels: an RGBA PNG that is opaque everywhere is answered as JPEG.
+                ("100x0/filters:autojpg()/opaque-rgba.png", "image/jpeg"), ("100x0/opaque-rgba.png", "image/png"),
             ] {
                 for _ in 0..<2 {
                     let response = try await fixture.get("/tb/unsafe/" + path)

@@ -99,7 +99,7 @@ import Testing
             ("bg:255:0:16", "bg=ff0010ff"),
             ("bg:00ff00", "bg=00ff00ff"),
             ("bl:2.5/sh:0.5", "blur=2.5,sharpen=0.5"),
-            ("wm:0.5:soea::0:0.2", "wm=0.5:se:0.2"),
+            ("wm:0.5:soea::0:0.2", "wm=0.5:se:fit:0.2:0.2:even"),
             ("q:50/mb:10000", "q=50"),
             ("f:webp/fq:webp:70:jpg:80", "f=webp,q=70"),
             ("sm:0", "strip=0"),

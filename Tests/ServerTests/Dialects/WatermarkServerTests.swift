@@ -34,8 +34,7 @@ extension ServerIntegrationTests {
             let side: [UInt8] = [0, 0, 0xEA, 0x60]
             bytes.replaceSubrange(16..<20, with: side)
             bytes.replaceSubrange(20..<24, with: side)
-            let crc = crc32(bytes[12..<29])
-            bytes.replaceSubrange(29..<33, with: (0..<4).map { UInt8((crc >> (24 - 8 * $0)) & 0xFF) })
+            bytes.replaceSubrange(29..<33, with: PNGBytes.bigEndian(PNGBytes.crc32(bytes[12..<29])))
             return Data(bytes)
         }
 
@@ -62,15 +61,6 @@ extension ServerIntegrationTests {
         static func base64URL(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
-
-        static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
         }
 
         func decode(_ data: Data) throws -> Raster {
@@ -132,6 +122,11 @@ extension ServerIntegrationTests {
             raster = try await image(imgproxy(fixture, "wm:1:re:10:10/f:png"))
             #expect(raster[5, 5] == RGBA(255, 0, 0) && raster[25, 145] == RGBA(255, 0, 0))
             #expect(raster[0, 0] == gradient(0, 0) && raster[15, 15] == gradient(15, 15))
+            // A scale of 0.5 on a 300×100 result: the square mark fits 150×50, so 50×50 at the top left.
+            raster = try await image(imgproxy(fixture, "rs:force:300:100/wm:1:nowe:0:0:0.5/f:png"))
+            #expect(raster.width == 300 && raster.height == 100)
+            #expect(raster[0, 0] == RGBA(255, 0, 0) && raster[49, 49] == RGBA(255, 0, 0))
+            #expect(raster[50, 10] != RGBA(255, 0, 0) && raster[10, 50] != RGBA(255, 0, 0))
             // Imago's grammar names the mark by URL (base64url): wm.png, 4 px from the left and 6 from the top.
             let url = Self.base64URL(fixture.origin.url("img/wm.png"))
             raster = try await image(fixture.path("f=png,wm=1:nw:off:4:6:src:\(url)", origin: "img/big.png"))

@@ -4,7 +4,7 @@ import Foundation
 extension ProcessingOptions {
     static let watermarkExpected =
         "OPACITY:POSITION[:SCALE] (opacity 0 to 1, position as g without sm, scale 0 to 1), then any of off:X:Y, "
-        + "grid:GAP_X:GAP_Y or spread:h|v|hv, fit:W|-:H|- (fractions of the output), fade:LEVELS (0 to 255), "
+        + "grid:GAP_X:GAP_Y or spread:h|v|hv, fit:W|-:H|- (fractions of the output; then even: the box rounded to even pixels, as imgproxy), fade:LEVELS (0 to 255), "
         + "src:URL (base64url)"
 
     static let filterRows: [OptionRow<Void>] = [
@@ -62,7 +62,7 @@ extension ProcessingOptions {
             arguments[at] == "-" ? nil : try arguments.decimal(at, in: 0.0001...100, expected: watermarkExpected)
         }
         while let name = arguments[index] {
-            let width = ["off": 3, "grid": 3, "spread": 2, "fit": 3, "fade": 2, "src": 2][String(name)] ?? 0
+            let width = ["off": 3, "grid": 3, "spread": 2, "fit": 3, "even": 1, "fade": 2, "src": 2][String(name)] ?? 0
             guard width > 0, index + width <= arguments.count else { throw arguments.malformed(watermarkExpected) }
             switch name {
             case "off":
@@ -83,6 +83,8 @@ extension ProcessingOptions {
                 guard mark.fitWidth != nil || mark.fitHeight != nil else {
                     throw arguments.malformed(watermarkExpected)
                 }
+            case "even":
+                mark.fitRoundsToEven = true
             case "fade":
                 mark.alphaReduction = try arguments.int(index + 1, in: 0...255) ?? 0
             default:
@@ -92,6 +94,9 @@ extension ProcessingOptions {
                 mark.source = url
             }
             index += width
+        }
+        guard !mark.fitRoundsToEven || mark.fitWidth != nil || mark.fitHeight != nil else {
+            throw arguments.malformed(watermarkExpected)
         }
         return mark
     }
@@ -107,6 +112,7 @@ extension ProcessingOptions {
         }
         if mark.fitWidth != nil || mark.fitHeight != nil {
             text += ":fit:\(mark.fitWidth.map(number) ?? "-"):\(mark.fitHeight.map(number) ?? "-")"
+            if mark.fitRoundsToEven { text += ":even" }
         }
         if mark.alphaReduction != 0 { text += ":fade:\(mark.alphaReduction)" }
         if let source = mark.source { text += ":src:" + Base64URLText.encode(source) }

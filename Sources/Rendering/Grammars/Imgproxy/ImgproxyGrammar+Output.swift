@@ -32,8 +32,11 @@ extension ImgproxyGrammar {
                 x: try arguments.decimal(2, in: -99_999...99_999, expected: "an offset") ?? 0,
                 y: try arguments.decimal(3, in: -99_999...99_999, expected: "an offset") ?? 0)
             let scale = try arguments.decimal(4, in: 0...1, expected: "a scale from 0 to 1")
-            var mark = ProcessingOptions.Watermark(
-                opacity: opacity, position: position, scale: scale == 0 ? nil : scale)
+            var mark = ProcessingOptions.Watermark(opacity: opacity, position: position)
+            if let scale, scale > 0 {
+                // imgproxy fits the mark (enlarging it too) in SCALE of both sides, the box's sides rounded to even.
+                (mark.fitWidth, mark.fitHeight, mark.fitRoundsToEven) = (scale, scale, true)
+            }
             if tiled {
                 // `re`: the offsets are the gaps between the tiles, in whole pixels.
                 guard let gapX = Int(exactly: offset.x), let gapY = Int(exactly: offset.y), gapX >= 0, gapY >= 0 else {
