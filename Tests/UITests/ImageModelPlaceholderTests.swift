@@ -8,12 +8,6 @@ import Testing
 /// The ThumbHash placeholder: there before the first byte, gone when the image arrives.
 @MainActor
 @Suite(.serialized) struct ImageModelPlaceholderTests {
-    func until(_ condition: () -> Bool) async {
-        for _ in 0..<4000 where !condition() {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-    }
-
     func redHash() throws -> [UInt8] {
         try ThumbHash.encode(try Raster(width: 40, height: 20, fill: RGBA(220, 30, 30)))
     }
@@ -44,7 +38,7 @@ import Testing
         model.onPhaseChange { _, _ in placeholderWhenDelivered.append(model.placeholder) }
         model.load()
         #expect(model.placeholder != nil)
-        await until { model.phase.image != nil }
+        await waitUntil { model.phase.image != nil }
         #expect(placeholderWhenDelivered.count == 1 && placeholderWhenDelivered[0] == nil)
         #expect(model.placeholder == nil)
     }

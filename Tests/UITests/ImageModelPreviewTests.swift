@@ -7,12 +7,6 @@ import Testing
 
 @MainActor
 @Suite(.serialized) struct ImageModelPreviewTests {
-    func until(_ condition: () -> Bool) async {
-        for _ in 0..<4000 where !condition() {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-    }
-
     @Test func previewsChangeThePhaseWithoutAnimationAndTheFinalCrossfades() async throws {
         let environment = SteppedEnvironment(pause: 0.004)
         let model = ImageModel(loader: environment.loader, request: environment.request)
@@ -22,7 +16,7 @@ import Testing
         var delivered: [(ImagePhase, ImageTransaction)] = []
         model.onPhaseChange { delivered.append(($0, $1)) }
         model.load()
-        await until { delivered.last.map { !$0.0.isPreview } ?? false }
+        await waitUntil { delivered.last.map { !$0.0.isPreview } ?? false }
         let previews = delivered.filter { $0.0.isPreview }
         let final = try #require(delivered.last)
         #expect(previews.count >= 1)
@@ -43,7 +37,7 @@ import Testing
         var delivered: [ImagePhase] = []
         model.onPhaseChange { phase, _ in delivered.append(phase) }
         model.load()
-        await until { !delivered.isEmpty }
+        await waitUntil { !delivered.isEmpty }
         #expect(delivered.count == 1)
         #expect(delivered.first?.isPreview == false)
         #expect(environment.decoder.incrementalDecoders == 0)

@@ -32,10 +32,10 @@ private struct CDNInterceptor: ImageInterceptor {
         // The first part has reached the view; the rest arrives right after, within the same frame, so the
         // coalescer still holds its report back when the image is delivered.
         let first = Int64(data.count - 4)
-        for _ in 0..<4000 where model.progress?.received != first { try await Task.sleep(nanoseconds: 1_000_000) }
+        await waitUntil { model.progress?.received == first }
         #expect(model.progress?.received == first)
         gate.open()
-        for _ in 0..<4000 where model.phase.image == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+        await waitUntil { model.phase.image != nil }
         let total = Int64(data.count)
         #expect(progressAtSuccess.count == 1)
         #expect(progressAtSuccess.first??.received == total && progressAtSuccess.first??.expected == total)
@@ -49,7 +49,7 @@ private struct CDNInterceptor: ImageInterceptor {
         let request = env.request("/a")
         let first = ImageModel(loader: env.loader, request: request)
         first.load()
-        for _ in 0..<4000 where first.phase.image == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+        await waitUntil { first.phase.image != nil }
         #expect(env.transport.requests.map(\.url.host) == ["cdn"])
         let second = ImageModel(loader: env.loader, request: request)
         second.load()

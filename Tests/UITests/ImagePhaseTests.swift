@@ -7,13 +7,6 @@ import Testing
 
 @MainActor
 @Suite struct ImagePhaseTests {
-    /// Waits on the main actor until `condition` holds (bounded), letting the load's tasks run.
-    func until(_ condition: () -> Bool) async {
-        for _ in 0..<4000 where !condition() {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-    }
-
     @Test func phaseAccessors() throws {
         let image = DecodedImage(raster: try Raster(width: 4, height: 2, fill: RGBA(1, 2, 3)), format: .png)
         var scaled = image
@@ -41,7 +34,7 @@ import Testing
         #expect(model.phase.isEmpty)
         model.load()
         #expect(model.isLoading)
-        await until { !delivered.isEmpty }
+        await waitUntil { !delivered.isEmpty }
         #expect(delivered.count == 1)
         let (phase, transaction) = try #require(delivered.first)
         #expect(phase.origin == .network)
@@ -87,7 +80,7 @@ import Testing
             log.append("did \(phase.origin!) \(transaction.disablesAnimations)")
         }
         model.load()
-        await until { log.count == 3 }
+        await waitUntil { log.count == 3 }
         #expect(log == ["first true crossfade(duration: 0.25)", "second crossfade(duration: 1.0)", "did network true"])
     }
 
@@ -95,7 +88,7 @@ import Testing
         let env = FakeEnvironment()
         let model = ImageModel(loader: env.loader, request: env.request("/missing"))
         model.load()
-        await until { model.phase.error != nil }
+        await waitUntil { model.phase.error != nil }
         #expect(model.phase.error?.statusCode == 404)
         #expect(model.transaction.effectiveTransition == .crossfade(duration: 0.25))
     }
@@ -109,11 +102,11 @@ import Testing
         var phases: [String] = []
         model.onPhaseChange { phase, _ in phases.append(phase.description) }
         model.load()
-        await until { gate.waiterCount == 1 }
+        await waitUntil { gate.waiterCount == 1 }
         model.request = env.request("/b")
-        await until { env.transport.terminations == 1 }
+        await waitUntil { env.transport.terminations == 1 }
         #expect(env.transport.terminations == 1)
-        await until { model.phase.image?.width == 6 }
+        await waitUntil { model.phase.image?.width == 6 }
         #expect(model.phase.image?.width == 6)
         gate.open()
         // The replaced load delivered nothing: only the new image.
@@ -126,11 +119,11 @@ import Testing
         env.transport.serve("/slow", FakeTransport.Behavior(data: FakeDecoder.encode(), gate: gate))
         var model: ImageModel? = ImageModel(loader: env.loader, request: env.request("/slow"))
         model?.load()
-        await until { gate.waiterCount == 1 }
+        await waitUntil { gate.waiterCount == 1 }
         weak let weakModel = model
         model = nil
         #expect(weakModel == nil)
-        await until { env.transport.terminations == 1 }
+        await waitUntil { env.transport.terminations == 1 }
         #expect(env.transport.terminations == 1)
         gate.open()
     }
