@@ -166,8 +166,9 @@ extension ImageLoader {
     }
 
     /// Reserves everything rendering `data` holds at its peak: the decode (from the header), the processed pixels
-    /// (the size the processors predict), what the processors hold of their own and the encoder's memory for them; nil when the header or the processors
-    /// cannot tell, or for a decoded render (then each is charged when it happens, without waiting).
+    /// (the size the processors predict), what the processors hold of their own and the encoder's memory for them;
+    /// nil when the header or the processors cannot tell, or for a decoded render (then each is charged when it
+    /// happens, without waiting).
     private func reserveAhead(
         _ request: RenderRequest, plan: RenderPlan, data: Data, image: ImageRequest, processors: [any ImageProcessor]
     ) async throws -> PixelMemoryBudget.Reservation? {

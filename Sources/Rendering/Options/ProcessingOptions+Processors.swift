@@ -1,7 +1,7 @@
-/// The one place options become processors, in the fixed order of operations: faces hidden, trim, crop,
-/// resize/fit with gravity, rotate/flip, blur/sharpen, the colour effects (gray/bright/contrast/…, in `effectOrder` when
-/// set), pad/extend, round, nine-patch frame, watermark. (Flattening onto `bg` and
-/// encoding follow, in the encoder: `flattenBackground`.)
+/// The one place options become processors, in the fixed order of operations: faces hidden, trim, crop, resize/fit with
+/// gravity, rotate/flip, blur/sharpen, the colour effects (gray/bright/contrast/…, in `effectOrder` when set),
+/// pad/extend, round, nine-patch frame, watermark. (Flattening onto `bg` and encoding follow, in the encoder:
+/// `flattenBackground`.)
 extension ProcessingOptions {
     /// The watermark image `wm` draws, and the name its identifier gives it.
     public struct WatermarkImage: Sendable {

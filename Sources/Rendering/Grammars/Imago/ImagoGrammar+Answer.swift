@@ -1,8 +1,9 @@
 import Foundation
 
-/// Imago's rows for what changes the answer rather than the pixels: `fn` and `att` (its `Content-Disposition`),
-/// the tightened limits `msr`, `msfs`, `maf`, `mafr`, `mrd`, `skp` and `raw` (the source answered unprocessed) and
-/// `maxage` (its `Cache-Control`), `autojpg` (an opaque PNG answered as JPEG). Each is in the canonical form, so the result's key.
+/// Imago's rows for what changes the answer rather than the pixels: `fn` and `att` (its `Content-Disposition`), the
+/// tightened limits `msr`, `msfs`, `maf`, `mafr`, `mrd`, `skp` and `raw` (the source answered unprocessed) and `maxage`
+/// (its `Cache-Control`), `autojpg` (an opaque PNG answered as JPEG). Each is in the canonical form, so the result's
+/// key.
 extension ProcessingOptions {
     static let answerRows: [OptionRow<Void>] = [
         row(

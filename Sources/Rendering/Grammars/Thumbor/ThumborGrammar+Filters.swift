@@ -1,6 +1,7 @@
 /// thumbor's `filters:name(args):name(args)…`, one row each. The colour effects apply in the URL's order
-/// (`ProcessingOptions.effectOrder`), the other operations in Imago's fixed order. As thumbor does, a filter it does not know, or whose
-/// arguments its patterns do not read, is skipped (`Scratch.skippedFilters`), so a URL that worked keeps working.
+/// (`ProcessingOptions.effectOrder`), the other operations in Imago's fixed order. As thumbor does, a filter it does
+/// not know, or whose arguments its patterns do not read, is skipped (`Scratch.skippedFilters`), so a URL that worked
+/// keeps working.
 extension ThumborGrammar {
     typealias Row = OptionRow<Scratch>
 
