@@ -19,9 +19,7 @@ import Testing
             }
         }
         let image = DecodedImage(raster: try Raster(width: 160, height: 120, pixels: pixels), format: .png)
-        let path = fixtures.path("texture.png")
-        try fixtures.encode(image, as: .png).write(to: URL(fileURLWithPath: path))
-        return path
+        return try fixtures.write(image, as: .png, name: "texture.png")
     }
 
     /// `webp q=78; dssim=0.0204 (3 encodes, 5120 bytes)` read back.

@@ -1,6 +1,7 @@
 import Foundation
 import ImagoCodecs
 import ImagoCore
+import ImagoTestSupport
 import Testing
 
 @Suite struct PNGCodecTests {
@@ -59,12 +60,12 @@ import Testing
 
     /// A valid signature and IHDR declaring 100000 x 100000 (10 gigapixels), then a tiny IDAT.
     static func bombPNG() -> Data {
-        var ihdr = TestImages.bigEndian(100_000) + TestImages.bigEndian(100_000)
+        var ihdr = PNGBytes.bigEndian(100_000) + PNGBytes.bigEndian(100_000)
         ihdr += [8, 6, 0, 0, 0]
         let bytes =
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestImages.pngChunk("IHDR", ihdr)
-            + TestImages.pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
-            + TestImages.pngChunk("IEND", [])
+            PNGBytes.signature + PNGBytes.chunk("IHDR", ihdr)
+            + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+            + PNGBytes.chunk("IEND", [])
         return Data(bytes)
     }
 
@@ -76,9 +77,9 @@ import Testing
 
     @Test func refusesAChunkLongerThanTheDataBeforeLibpngAllocatesIt() throws {
         // Found by the fuzzer: a tEXt chunk declaring 1.8 GB in a 400-byte file made libpng allocate 1.8 GB.
-        let ihdr = TestImages.bigEndian(10) + TestImages.bigEndian(10) + [8, 2, 0, 0, 0]
-        var bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestImages.pngChunk("IHDR", ihdr)
-        bytes += TestImages.bigEndian(0x6E61_6C4A) + Array("tEXt".utf8) + Array(repeating: 0x41, count: 384)
+        let ihdr = PNGBytes.bigEndian(10) + PNGBytes.bigEndian(10) + [8, 2, 0, 0, 0]
+        var bytes = PNGBytes.signature + PNGBytes.chunk("IHDR", ihdr)
+        bytes += PNGBytes.bigEndian(0x6E61_6C4A) + Array("tEXt".utf8) + Array(repeating: 0x41, count: 384)
         let error = imagoError { try codec.decode(Data(bytes)) }
         #expect(error?.kind == .decodingFailed(format: .png))
         #expect(error?.reason.contains("tEXt chunk declares") == true)
@@ -144,7 +145,7 @@ import Testing
         let plain = try codec.encode(DecodedImage(raster: try TestImages.noise(width: 6, height: 3), format: .png))
         let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 3, 0, 0, 0, 0]
         var bytes = [UInt8](plain.prefix(33))  // signature and IHDR
-        bytes += TestImages.pngChunk("eXIf", tiff)
+        bytes += PNGBytes.chunk("eXIf", tiff)
         bytes += plain.dropFirst(33)
         let image = try codec.decode(Data(bytes))
         #expect(image.orientation == .down)

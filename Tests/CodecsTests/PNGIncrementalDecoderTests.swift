@@ -109,8 +109,8 @@ import Testing
         let idat = try #require((8..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
         let length = bytes[idat - 4..<idat].reduce(0) { $0 << 8 | Int($1) }
         bytes[idat + 4 + length - 1] ^= 0xFF
-        let crc = TestImages.crc32(bytes[idat..<idat + 4 + length])
-        bytes.replaceSubrange(idat + 4 + length..<idat + 8 + length, with: TestImages.bigEndian(crc))
+        let crc = PNGBytes.crc32(bytes[idat..<idat + 4 + length])
+        bytes.replaceSubrange(idat + 4 + length..<idat + 8 + length, with: PNGBytes.bigEndian(crc))
         let data = Data(bytes)
         #expect(throws: ImagoError.self) { try codec.decode(data) }
         let decoder = PNGIncrementalDecoder(decodesEveryImage: true)

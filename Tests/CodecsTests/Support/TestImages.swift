@@ -34,29 +34,6 @@ enum TestImages {
         zip(a.pixels, b.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
     }
 
-    /// CRC-32 (ISO-HDLC), as PNG chunks use.
-    static func crc32<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    /// A PNG chunk: length, type, data, CRC.
-    static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [
-            UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
-            UInt8(truncatingIfNeeded: value),
-        ]
-    }
-
     /// A corpus file's bytes; a test calling this is skipped when the corpus is absent (failed with
     /// `IMAGO_REQUIRE_CORPUS=1`).
     static func corpusFile(_ path: String) throws -> Data {

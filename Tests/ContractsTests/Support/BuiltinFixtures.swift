@@ -1,6 +1,7 @@
 import Foundation
 import ImagoContracts
 import ImagoCore
+import ImagoTestSupport
 
 /// Decoder fixtures for the built-in codecs, made by their own encoders from the contracts' sample images: a
 /// lossless encoding must decode to exactly the original pixels, a lossy one within a tolerance.
@@ -29,12 +30,7 @@ enum BuiltinFixtures {
     }
 
     /// A PNG whose IHDR declares 100000x100000 pixels (with a valid CRC, so only the limit can refuse it).
-    static func hugePNG(from png: Data) -> Data {
-        var bytes = [UInt8](png)
-        for offset in [16, 20] { write(100_000, bigEndian: 4, into: &bytes, at: offset) }
-        write(Int(crc32(bytes[12..<29])), bigEndian: 4, into: &bytes, at: 29)
-        return Data(bytes)
-    }
+    static func hugePNG(from png: Data) -> Data { PNGBytes.declaringSize(png, width: 100_000, height: 100_000) }
 
     /// A JPEG whose frame header declares 65000x65000 pixels (libjpeg's own maximum is 65500).
     static func hugeJPEG(from jpeg: Data) -> Data? {
@@ -86,14 +82,5 @@ enum BuiltinFixtures {
 
     private static func write(_ value: Int, bigEndian count: Int, into bytes: inout [UInt8], at offset: Int) {
         for index in 0..<count { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * (count - 1 - index))) }
-    }
-
-    private static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoServer
@@ -30,12 +31,8 @@ extension ServerIntegrationTests {
         /// A 1×1 PNG whose header says 60000 × 60000 (3.6 gigapixels, over `maxSourcePixels`), its CRC correct.
         static func bomb() throws -> Data {
             let image = DecodedImage(raster: try Raster(width: 1, height: 1, fill: RGBA(1, 2, 3)), format: .png)
-            var bytes = [UInt8](try PluginRegistry.standard().encoder(for: .png)!.encode(image, options: .default))
-            let side: [UInt8] = [0, 0, 0xEA, 0x60]
-            bytes.replaceSubrange(16..<20, with: side)
-            bytes.replaceSubrange(20..<24, with: side)
-            bytes.replaceSubrange(29..<33, with: PNGBytes.bigEndian(PNGBytes.crc32(bytes[12..<29])))
-            return Data(bytes)
+            let png = try PluginRegistry.standard().encoder(for: .png)!.encode(image, options: .default)
+            return PNGBytes.declaringSize(png, width: 60_000, height: 60_000)
         }
 
         /// A 5 × 5 nine-patch: red corners, the middle column and row stretching (transparent), 1 px of padding
@@ -58,10 +55,7 @@ extension ServerIntegrationTests {
         }
 
         /// `text` in base64url without padding, as Imago's grammar names a URL.
-        static func base64URL(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
+        static func base64URL(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
 
         func decode(_ data: Data) throws -> Raster {
             try PluginRegistry.standard().decoder(for: data, limits: .default).decode(data).raster

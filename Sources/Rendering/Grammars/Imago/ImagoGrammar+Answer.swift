@@ -68,14 +68,7 @@ extension ProcessingOptions {
     static func filename(_ arguments: OptionArguments, encoded: Bool) throws -> String {
         let expected = "a file name of at most \(maxFilenameBytes) bytes without control characters"
         guard let written = arguments[0] else { throw arguments.malformed(expected) }
-        var name: String?
-        if encoded {
-            var base64 = written.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            name = Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }
-        } else {
-            name = written.removingPercentEncoding
-        }
+        let name = encoded ? Base64URLText.decode(written) : written.removingPercentEncoding
         guard let name, !name.isEmpty, name.utf8.count <= maxFilenameBytes,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw arguments.malformed(expected) }
@@ -87,10 +80,6 @@ extension ProcessingOptions {
         let plain = name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
         }
-        guard !plain else { return name }
-        let base64 = Data(name.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return base64 + ":1"
+        return plain ? name : Base64URLText.encode(name) + ":1"
     }
 }
