@@ -29,24 +29,14 @@ extension ProcessingOptions {
     }
 
     /// The processors these options ask for, with what a face detector found in the source (`faces`, in the
-    /// upright source's pixels; nil when none ran): `g=face` (and `g=sm`, when a detector ran) place their windows
-    /// on the faces, `blurfaces` and `pixelatefaces` hide them. Without `faces`, `g=face` is smart gravity and
-    /// nothing is hidden.
+    /// upright source's pixels; nil when none ran) and the images the options name by URL (`imageSources`: a
+    /// watermark's, a nine-patch frame's) loaded by the caller into `images`, by URL. `g=face` (and `g=sm`, when a
+    /// detector ran) place their windows on the faces, `blurfaces` and `pixelatefaces` hide them; without `faces`,
+    /// `g=face` is smart gravity and nothing is hidden. An image that is missing throws an `OptionError` naming its
+    /// option.
     public func processors(
         limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
-        spelling: (String) -> String = { $0 }, faces: DetectionResult?
-    ) throws -> [any ImageProcessor] {
-        try processors(
-            limits: limits, maxOutputSide: maxOutputSide, watermark: watermark, images: [:], spelling: spelling,
-            faces: faces)
-    }
-
-    /// The processors, with the images the options name by URL (`imageSources`: a watermark's, a nine-patch
-    /// frame's) loaded by the caller into `images`, by URL; one that is missing throws an `OptionError` naming
-    /// its option.
-    public func processors(
-        limits: DecodeLimits = .default, maxOutputSide: Int = 8192, watermark: WatermarkImage? = nil,
-        images: [String: WatermarkImage], spelling: (String) -> String = { $0 }, faces: DetectionResult?
+        images: [String: WatermarkImage] = [:], spelling: (String) -> String = { $0 }, faces: DetectionResult?
     ) throws -> [any ImageProcessor] {
         let found = faces?.filtered(to: [.face])
         // Smart gravity (`g=face` is smart gravity on faces) looks at the faces when a detector looked. The faces are
