@@ -15,15 +15,15 @@ extension ThumborGrammar {
         guard let url = arguments[0], !url.isEmpty, !url.contains(",") else {
             throw arguments.malformed(watermarkExpected)
         }
-        let horizontal = try position(arguments, 1)
-        let vertical = try position(arguments, 2)
+        let horizontal = try position(arguments, 1, edges: ("left", "right"))
+        let vertical = try position(arguments, 2, edges: ("top", "bottom"))
         // ALPHA is thumbor's `PositiveNumber` (digits): a transparency in percent, 255 × ALPHA / 100 levels (whole)
         // taken from every alpha value of the mark.
         guard let alpha = arguments[3].flatMap({ NumberSpelling.plain.integer($0, in: 0...Int(Int32.max)) }) else {
             throw arguments.malformed(watermarkExpected)
         }
         var mark = ProcessingOptions.Watermark(
-            opacity: 1, position: gravity(horizontal.anchor, vertical.anchor))
+            opacity: 1, position: gravity(halign: horizontal.edge, valign: vertical.edge))
         mark.offset = ProcessingOptions.Offset(x: horizontal.offset, y: vertical.offset)
         mark.alphaReduction = min(255, 255 * min(alpha, 1000) / 100)
         if horizontal.repeats || vertical.repeats {
@@ -35,14 +35,15 @@ extension ThumborGrammar {
     }
 
     /// One of X and Y: `N` pixels from the left (top), `-N` from the right (bottom), `Np` percent of the side,
-    /// `center` or `repeat`. The anchor is 0 (left or top), 0.5 or 1.
-    private static func position(_ arguments: OptionArguments, _ index: Int) throws
-        -> (anchor: Double, offset: Double, repeats: Bool)
+    /// `center` or `repeat`. The edge it is measured from is one of `edges` (as thumbor's `halign`/`valign` name
+    /// them), or `center`.
+    private static func position(_ arguments: OptionArguments, _ index: Int, edges: (start: String, end: String))
+        throws -> (edge: String, offset: Double, repeats: Bool)
     {
         guard var text = arguments[index] else { throw arguments.malformed(watermarkExpected) }
         switch text {
-        case "center": return (0.5, 0, false)
-        case "repeat": return (0, 0, true)
+        case "center": return ("center", 0, false)
+        case "repeat": return (edges.start, 0, true)
         default: break
         }
         let fromEnd = text.first == "-"
@@ -54,22 +55,7 @@ extension ThumborGrammar {
         else { throw arguments.malformed(watermarkExpected) }
         // A percentage is a fraction of the side (100p or more puts the mark past the edge, as 99.999% does).
         let offset = percent ? min(Double(number) / 100, 0.99999) : Double(number)
-        return (fromEnd ? 1 : 0, offset, false)
-    }
-
-    /// The gravity of a horizontal and a vertical anchor (0, 0.5 or 1 each).
-    private static func gravity(_ x: Double, _ y: Double) -> Gravity {
-        switch (x, y) {
-        case (0, 0): .northWest
-        case (0.5, 0): .north
-        case (1, 0): .northEast
-        case (0, 0.5): .west
-        case (1, 0.5): .east
-        case (0, 1): .southWest
-        case (0.5, 1): .south
-        case (1, 1): .southEast
-        default: .center
-        }
+        return (fromEnd ? edges.end : edges.start, offset, false)
     }
 
     /// W_RATIO or H_RATIO, a percentage of the image's side, as a fraction; `none`, 0 or left out: none.
