@@ -14,6 +14,14 @@ public struct ContractCheck: Sendable {
         self.body = body
     }
 
+    /// A check whose `body` is synchronous (it decodes, encodes or detects): it runs on a thread of its own, so the
+    /// cooperative pool only awaits and a plugin that hangs holds that thread, not one of the pool's.
+    public static func blocking(_ name: String, timeout: Double = 300, body: @escaping @Sendable () throws -> Void)
+        -> ContractCheck
+    {
+        ContractCheck(name, timeout: timeout) { try await Blocking.run(body) }
+    }
+
     /// Runs the check and says whether the promise held, and if not, why.
     public func run() async -> ContractResult {
         do {

@@ -103,19 +103,21 @@ extension ImageCacheContract {
         let problems = await withTaskGroup(of: String?.self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    var random = SeededGenerator(seed: UInt64(worker))
-                    for _ in 0..<500 {
-                        let index = Int.random(in: 0..<images.count, using: &random)
-                        switch Int.random(in: 0..<10, using: &random) {
-                        case 0..<4: cache.store(images[index], for: key(index))
-                        case 4: cache.removeImage(for: key(index))
-                        default:
-                            if let found = cache.image(for: key(index)), found != images[index] {
-                                return "key \(index) returned another key's image"
+                    await Blocking.run {
+                        var random = SeededGenerator(seed: UInt64(worker))
+                        for _ in 0..<500 {
+                            let index = Int.random(in: 0..<images.count, using: &random)
+                            switch Int.random(in: 0..<10, using: &random) {
+                            case 0..<4: cache.store(images[index], for: key(index))
+                            case 4: cache.removeImage(for: key(index))
+                            default:
+                                if let found = cache.image(for: key(index)), found != images[index] {
+                                    return "key \(index) returned another key's image"
+                                }
                             }
                         }
+                        return nil as String?
                     }
-                    return nil
                 }
             }
             var found: [String] = []

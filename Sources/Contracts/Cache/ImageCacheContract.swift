@@ -80,7 +80,7 @@ public struct ImageCacheContract: PluginContract {
     private func check(_ name: Check, _ body: @escaping @Sendable (Self, any ImageCache) throws -> Void)
         -> ContractCheck
     {
-        ContractCheck(name.rawValue) { try body(self, try makeCache()) }
+        ContractCheck.blocking(name.rawValue) { try body(self, try makeCache()) }
     }
 
     /// The cost of each entry in the limit and eviction checks, and how many such entries fit.

@@ -80,17 +80,21 @@ extension ImageDecoderContract {
 
     func decodesConcurrently(_ decoder: any ImageDecoder) async throws {
         let fixtures = self.fixtures
-        let expected = try fixtures.map { try decode(decoder, $0.data, .default, "fixture \"\($0.name)\"") }
+        let expected = try await Blocking.run {
+            try fixtures.map { try self.decode(decoder, $0.data, .default, "fixture \"\($0.name)\"") }
+        }
         let mismatches = await withTaskGroup(of: String?.self) { group in
             for round in 0..<8 {
                 for (index, fixture) in fixtures.enumerated() {
                     group.addTask {
-                        do {
-                            let image = try decoder.decode(fixture.data, options: .default)
-                            return image == expected[index]
-                                ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
-                        } catch {
-                            return "fixture \"\(fixture.name)\" failed (round \(round)): \(Describe.error(error))"
+                        await Blocking.run {
+                            do {
+                                let image = try decoder.decode(fixture.data, options: .default)
+                                return image == expected[index]
+                                    ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
+                            } catch {
+                                return "fixture \"\(fixture.name)\" failed (round \(round)): \(Describe.error(error))"
+                            }
                         }
                     }
                 }

@@ -81,7 +81,7 @@ public struct ImageDecoderContract: PluginContract {
     private func check(_ name: Check, _ body: @escaping @Sendable (any ImageDecoder) throws -> Void) -> ContractCheck {
         let makeDecoder = self.makeDecoder
         let fixtures = self.fixtures
-        return ContractCheck(name.rawValue) {
+        return ContractCheck.blocking(name.rawValue) {
             try contractRequire(!fixtures.isEmpty, "no fixtures given: the contract needs at least one sample file")
             try body(try makeDecoder())
         }

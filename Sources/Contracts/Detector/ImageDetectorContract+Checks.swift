@@ -101,16 +101,19 @@ extension ImageDetectorContract {
     }
 
     func detectsConcurrently(_ detector: any ImageDetector) async throws {
-        let expected = try samples.map { try Self.detect(detector, $0.raster, $0.name) }
+        let samples = self.samples
+        let expected = try await Blocking.run { try samples.map { try Self.detect(detector, $0.raster, $0.name) } }
         let problems = await withTaskGroup(of: String?.self) { group in
             for round in 0..<4 {
                 for (index, sample) in samples.enumerated() {
                     group.addTask {
-                        do {
-                            let found = try detector.detect(in: sample.raster, context: DetectionContext())
-                            return found == expected[index] ? nil : "\(sample.name) differs (round \(round))"
-                        } catch {
-                            return "\(sample.name) failed (round \(round)): \(Describe.error(error))"
+                        await Blocking.run {
+                            do {
+                                let found = try detector.detect(in: sample.raster, context: DetectionContext())
+                                return found == expected[index] ? nil : "\(sample.name) differs (round \(round))"
+                            } catch {
+                                return "\(sample.name) failed (round \(round)): \(Describe.error(error))"
+                            }
                         }
                     }
                 }

@@ -79,7 +79,7 @@ public struct ImageDetectorContract: PluginContract {
     }
 
     private func check(_ name: Check, _ body: @escaping @Sendable (any ImageDetector) throws -> Void) -> ContractCheck {
-        ContractCheck(name.rawValue) { try body(try makeDetector()) }
+        ContractCheck.blocking(name.rawValue) { try body(try makeDetector()) }
     }
 
     /// Detects without a deadline, turning errors into failures naming the detector and the input.

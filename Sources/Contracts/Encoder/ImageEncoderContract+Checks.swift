@@ -93,15 +93,20 @@ extension ImageEncoderContract {
     }
 
     static func encodesConcurrently(_ encoder: any ImageEncoder) async throws {
-        let image = try textured(alpha: false)
-        let expected = try encoder.encode(image, options: .default)
+        let (image, expected) = try await Blocking.run {
+            let image = try textured(alpha: false)
+            return (image, try encoder.encode(image, options: .default))
+        }
         let mismatches = await withTaskGroup(of: String?.self) { group in
             for round in 0..<16 {
                 group.addTask {
-                    do {
-                        return try encoder.encode(image, options: .default) == expected ? nil : "round \(round) differs"
-                    } catch {
-                        return "round \(round) failed: \(Describe.error(error))"
+                    await Blocking.run {
+                        do {
+                            return try encoder.encode(image, options: .default) == expected
+                                ? nil : "round \(round) differs"
+                        } catch {
+                            return "round \(round) failed: \(Describe.error(error))"
+                        }
                     }
                 }
             }

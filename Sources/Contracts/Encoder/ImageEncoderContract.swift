@@ -75,7 +75,7 @@ public struct ImageEncoderContract: PluginContract {
     private func check(
         _ name: Check, _ body: @escaping @Sendable (Self, any ImageEncoder, any ImageDecoder) throws -> Void
     ) -> ContractCheck {
-        ContractCheck(name.rawValue) { try body(self, try makeEncoder(), try makeDecoder()) }
+        ContractCheck.blocking(name.rawValue) { try body(self, try makeEncoder(), try makeDecoder()) }
     }
 
     /// Encodes then decodes, turning errors into failures that say which step broke.

@@ -73,16 +73,18 @@ extension ImageProcessorContract {
 
     static func processesConcurrently(_ variants: [any ImageProcessor]) async throws {
         let image = try sample.get()
-        let expected = try variants.map { try process($0, image, "a 64x48 gradient") }
+        let expected = try await Blocking.run { try variants.map { try process($0, image, "a 64x48 gradient") } }
         let problems = await withTaskGroup(of: String?.self) { group in
             for round in 0..<4 {
                 for (index, processor) in variants.enumerated() {
                     group.addTask {
-                        do {
-                            return try processor.process(image) == expected[index]
-                                ? nil : "\(processor.identifier) differs (round \(round))"
-                        } catch {
-                            return "\(processor.identifier) failed (round \(round)): \(Describe.error(error))"
+                        await Blocking.run {
+                            do {
+                                return try processor.process(image) == expected[index]
+                                    ? nil : "\(processor.identifier) differs (round \(round))"
+                            } catch {
+                                return "\(processor.identifier) failed (round \(round)): \(Describe.error(error))"
+                            }
                         }
                     }
                 }

@@ -60,7 +60,7 @@ public struct ImageProcessorContract: PluginContract {
     private func check(_ name: Check, _ body: @escaping @Sendable (Self, [any ImageProcessor]) throws -> Void)
         -> ContractCheck
     {
-        ContractCheck(name.rawValue) {
+        ContractCheck.blocking(name.rawValue) {
             let variants = try makeVariants()
             try contractRequire(!variants.isEmpty, "makeVariants made no processor")
             try body(self, variants)

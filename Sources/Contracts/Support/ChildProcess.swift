@@ -127,14 +127,14 @@ public final class ChildProcess: Sendable {
     /// The next line the child writes on its standard output, without the newline, read on a thread of its own;
     /// throws when the child closes its output or `timeout` seconds pass first.
     public func readLine(timeout: Double = 60) async throws -> String {
-        try await Self.offThePool { try self.readLineBlocking(timeout: timeout) }
+        try await Blocking.run { try self.readLineBlocking(timeout: timeout) }
     }
 
     /// Stops the child: SIGTERM to its group, then SIGKILL if it has not ended after `grace` seconds; waits for it
     /// on a thread of its own and returns how it ended. Later calls return the same.
     @discardableResult
     public func stop(grace: Double = 5) async -> Termination {
-        await Self.offThePool { self.stopBlocking(grace: grace) }
+        await Blocking.run { self.stopBlocking(grace: grace) }
     }
 
     /// Kills the child's group at once (SIGKILL, which nothing blocks) and reaps it; for `deinit` and code that
@@ -225,19 +225,6 @@ public final class ChildProcess: Sendable {
             // WIFEXITED and friends are macros Swift does not import: the low 7 bits are the signal, 0 for an exit.
             let signal = status & 0x7F
             return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
-        }
-    }
-
-    /// Runs blocking `work` on a new thread, so no thread of the cooperative pool waits.
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
-    }
-
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
