@@ -32,20 +32,19 @@ import Testing
     @Test func progressiveFileGivesAPreviewPerScanAndTheOneShotFinal() async throws {
         let data = try ProgressiveFixtures.data(ProgressiveFixtures.progressiveJPEG)
         let (previews, final) = try decodeInChunks(data, chunkSize: 2048)
-        try await offPool { try Self.checkPreviews(data: data, previews: previews, final: final) }
-    }
-
-    static func checkPreviews(data: Data, previews: [(bytes: Int, image: DecodedImage)], final: DecodedImage) throws {
         #expect(previews.count >= 6)
         #expect(previews.first!.bytes < data.count * 6 / 10)
         for preview in previews {
             #expect(preview.image.width == 640 && preview.image.height == 480)
         }
-        let oneShot = try JPEGCodec().decode(data)
+        let (oneShot, first, last) = try await offPool {
+            (
+                try JPEGCodec().decode(data), TestImages.maxDifference(previews.first!.image.raster, final.raster),
+                TestImages.maxDifference(previews.last!.image.raster, final.raster)
+            )
+        }
         #expect(final == oneShot)
         // Each preview is closer to the final than the one before it, at the end at least.
-        let first = TestImages.maxDifference(previews.first!.image.raster, final.raster)
-        let last = TestImages.maxDifference(previews.last!.image.raster, final.raster)
         #expect(last < first)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoServer
@@ -110,7 +111,7 @@ extension ServerIntegrationTests {
                 .write(to: fixture.folder.appendingPathComponent("long.gif"))
             let port = fixture.port
             let conversion = fixture.path("w=400,f=webp", origin: "img/long.gif")
-            try await RawHTTP.offPool { try ImageServerDisconnectTests.abandon(conversion, port: port, after: 1.5) }
+            try await offPool { try ImageServerDisconnectTests.abandon(conversion, port: port, after: 1.5) }
             let left = Date()
             let thumbnail = try await fixture.get(fixture.path("w=30", origin: "img/photo.jpg"))
             let waited = Date().timeIntervalSince(left)

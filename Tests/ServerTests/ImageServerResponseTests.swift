@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoServer
@@ -39,7 +40,7 @@ extension ServerIntegrationTests {
             let get = try await fixture.get(path)
             let port = fixture.port
             // HEAD then GET on one connection: a body after the HEAD would be read as the next status line.
-            let (headResponse, next) = try await RawHTTP.offPool {
+            let (headResponse, next) = try await offPool {
                 let descriptor = try RawHTTP.connect(port: port)
                 defer { close(descriptor) }
                 let head = "HEAD \(path) HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Testing
 
 @testable import ImagoServer
@@ -37,7 +38,7 @@ extension ServerIntegrationTests {
         @Test func aOneMegabyteHeaderIsRefusedWithA4xx() async throws {
             let fixture = try ServerFixture()
             let port = fixture.port
-            let response = try await RawHTTP.offPool {
+            let response = try await offPool {
                 let request =
                     "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "b", count: 1 << 20)
                     + "\r\n\r\n"
@@ -54,7 +55,7 @@ extension ServerIntegrationTests {
         @Test func hundredIdleConnectionsDoNotStopOthersBeingServed() async throws {
             let fixture = try ServerFixture()
             let port = fixture.port
-            let idle = try await RawHTTP.offPool {
+            let idle = try await offPool {
                 try (0..<100).map { index -> Int32 in
                     let descriptor = try RawHTTP.connect(port: port)
                     // Half send nothing, half an unfinished request line.
@@ -80,7 +81,7 @@ extension ServerIntegrationTests {
                 "GET http://evil/ HTTP/1.1\r\nHost: x\r\n\r\n", "BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n",
             ]
             for request in garbage {
-                let response = try? await RawHTTP.offPool {
+                let response = try? await offPool {
                     try RawHTTP.exchange(port: port, request: Data(request.utf8), timeout: 5)
                 }
                 // libmicrohttpd answers an unknown HTTP version with 505; nothing is a 500.

@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 import Synchronization
 import Testing
 
@@ -87,7 +88,7 @@ extension ServerIntegrationTests {
             let server = try ImageServer(configuration: configuration, settings: settings, factories: factories)
             let port = server.port
             func get(_ name: String) async throws -> RawResponse {
-                try await RawHTTP.offPool {
+                try await offPool {
                     try RawHTTP.get(port: port, target: "/unsafe/w=4/plain/probe%3A%2F%2Fhost%2F\(name)")
                 }
             }
@@ -102,7 +103,7 @@ extension ServerIntegrationTests {
             let elsewhere = try await get("elsewhere")
             #expect(elsewhere.status == 403, "\(elsewhere.text)")
             // Outside the allow-list: refused before the transport is asked.
-            let outside = try await RawHTTP.offPool {
+            let outside = try await offPool {
                 try RawHTTP.get(port: port, target: "/unsafe/w=4/plain/probe%3A%2F%2Fother%2Fimage")
             }
             #expect(outside.status == 403)
@@ -116,7 +117,7 @@ extension ServerIntegrationTests {
             let fixture = try ServerFixture(retries: 5) { settings, _, _ in settings.sourceTimeout = 1 }
             let (port, path) = (fixture.port, fixture.path("w=20", origin: "hang"))
             // Timed on the thread that waits for the answer, so a busy test process does not add to it.
-            let (response, elapsed) = try await RawHTTP.offPool {
+            let (response, elapsed) = try await offPool {
                 let start = Date()
                 let response = try RawHTTP.get(port: port, target: path)
                 return (response, Date().timeIntervalSince(start))

@@ -70,14 +70,18 @@ final class FaultRig: Sendable {
 
     /// Loads every image, expecting each to come from `origin` (and, for the data cache, from Redis), with no
     /// wait for the cache longer than `maxWait` seconds.
-    func loadAll(expecting origin: ImageOrigin, maxWait: Double = 3.5) async throws {
+    ///
+    /// Where Redis is down, killed or refuses the login it answers at once, so the wall clock measures how long
+    /// the waiting task took to be scheduled again: 3.7 and 3.9 s were seen on CI for a 0.75 s timeout, with other
+    /// suites holding both threads of the cooperative pool. The limit catches a wait that retries or sleeps; the
+    /// timeout's own bound is proven against a stopped Redis (`slowRedisCostsAtMostTheTimeout`), where a load that
+    /// it did not bound would never finish.
+    func loadAll(expecting origin: ImageOrigin, maxWait: Double = 10) async throws {
         for name in Self.names {
             let (response, _) = try await load(name)
             #expect(response.origin == origin, "\(name) came from \(response.origin)")
             if origin == .dataCache { #expect(response.cacheLayer == "redis") }
         }
-        // Generous for a 0.75 s timeout on a busy machine (4.7 times it); a wait the timeout did not bound lasts the
-        // outage (5 s).
         #expect(longestWait < maxWait, "a cache call took \(longestWait) s")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoRendering
+import ImagoTestSupport
 import Testing
 
 /// Issue 35, phase 2: each imgproxy option and thumbor filter the coverage table (Docs/Dialects.md) marks as
@@ -19,10 +20,14 @@ import Testing
     }
 
     /// The size `options` make of a `width` × `height` image.
-    func output(_ options: ProcessingOptions, _ width: Int, _ height: Int) throws -> (Int, Int) {
-        let image = DecodedImage(raster: try Raster(width: width, height: height, fill: RGBA(9, 99, 199)), format: .png)
-        let result = try options.processors().process(image)
-        return (result.raster.width, result.raster.height)
+    /// The size `options` give a `width`×`height` image: rendered off the pool (up to a second each in a debug build).
+    func output(_ options: ProcessingOptions, _ width: Int, _ height: Int) async throws -> (Int, Int) {
+        try await offPool {
+            let image = DecodedImage(
+                raster: try Raster(width: width, height: height, fill: RGBA(9, 99, 199)), format: .png)
+            let result = try options.processors().process(image)
+            return (result.raster.width, result.raster.height)
+        }
     }
 
     func identifiers(_ options: ProcessingOptions) throws -> String {
@@ -31,16 +36,16 @@ import Testing
 
     // MARK: imgproxy
 
-    @Test func fillWithoutEnlargeCutsTheTargetToTheImage() throws {
-        #expect(try output(imgproxy("rs:fill:1000:1000"), 200, 150) == (200, 150))
-        #expect(try output(imgproxy("rt:fill-down/s:1000:1000"), 200, 150) == (150, 150))
-        #expect(try output(imgproxy("rs:fill:1000:1000:1"), 200, 150) == (1000, 1000))
+    @Test func fillWithoutEnlargeCutsTheTargetToTheImage() async throws {
+        #expect(try await output(imgproxy("rs:fill:1000:1000"), 200, 150) == (200, 150))
+        #expect(try await output(imgproxy("rt:fill-down/s:1000:1000"), 200, 150) == (150, 150))
+        #expect(try await output(imgproxy("rs:fill:1000:1000:1"), 200, 150) == (1000, 1000))
         #expect(try imgproxy("rs:fill:1000:1000").canonical == imago("w=1000,h=1000,fit=cover,adj=clamp").canonical)
     }
 
-    @Test func forceWithOneSideZeroKeepsTheOtherSide() throws {
-        #expect(try output(imgproxy("rs:force:0:100"), 400, 200) == (400, 100))
-        #expect(try output(imgproxy("rs:force:100:0"), 400, 200) == (100, 200))
+    @Test func forceWithOneSideZeroKeepsTheOtherSide() async throws {
+        #expect(try await output(imgproxy("rs:force:0:100"), 400, 200) == (400, 100))
+        #expect(try await output(imgproxy("rs:force:100:0"), 400, 200) == (100, 200))
         #expect(try imgproxy("rs:force:0:100").canonical == imago("h=100,fit=fill").canonical)
     }
 
@@ -65,21 +70,21 @@ import Testing
         #expect(extend.canonical == (try imago("w=500,h=500,ext=1:w:10:0")).canonical)
     }
 
-    @Test func minimumSidesZoomAndDPR() throws {
+    @Test func minimumSidesZoomAndDPR() async throws {
         let minimum = try imgproxy("rs:fit:100:100/mw:300/dpr:2")
         #expect(minimum.outputAdjustments.minimumWidth == 600)
-        #expect(try output(imgproxy("rs:fit:100:100/min-width:300"), 400, 200) == (300, 150))
-        #expect(try output(imgproxy("mh:100"), 400, 200) == (400, 200))
+        #expect(try await output(imgproxy("rs:fit:100:100/min-width:300"), 400, 200) == (300, 150))
+        #expect(try await output(imgproxy("mh:100"), 400, 200) == (400, 200))
         #expect(try imgproxy("rs:fit:100:100/z:2").adjustments.zoom == (2, 2))
-        #expect(try output(imgproxy("z:0.5:0.25"), 400, 200) == (200, 50))
+        #expect(try await output(imgproxy("z:0.5:0.25"), 400, 200) == (200, 50))
         #expect(try imgproxy("zoom:0.5").canonical == imago("scale=0.5").canonical)
         // dpr below 1 is accepted, as imgproxy accepts it.
         #expect(try imgproxy("w:400/dpr:0.5").outputWidth == 200)
         #expect(throws: OptionError.self) { try imgproxy("dpr:0") }
     }
 
-    @Test func aspectExtendPixelateTrimAndOrientation() throws {
-        #expect(try output(imgproxy("exar:1:so/rs:fit:100:100"), 400, 200) == (100, 100))
+    @Test func aspectExtendPixelateTrimAndOrientation() async throws {
+        #expect(try await output(imgproxy("exar:1:so/rs:fit:100:100"), 400, 200) == (100, 100))
         #expect(try imgproxy("exar:1").canonical == imago("exar=1:c").canonical)
         #expect(try identifiers(imgproxy("pix:8")).contains("pixelate(8)"))
         #expect(try imgproxy("pixelate:8/dpr:2").canonical == imago("pix=16").canonical)
@@ -136,13 +141,13 @@ import Testing
         #expect(try thumbor("300x200/filters:focal(5x5:5x5)/a.jpg").options.adjustments.focalRegions.isEmpty)
     }
 
-    @Test func sharpenBlurAndNoUpscaleAsThumbor() throws {
+    @Test func sharpenBlurAndNoUpscaleAsThumbor() async throws {
         let sharpen = try thumbor("filters:sharpen(4,2,true)/a.jpg").options
         #expect(sharpen.waveletSharpen == ProcessingOptions.WaveletSharpen(amount: 4, radius: 2, luminanceOnly: true))
         #expect(try thumbor("filters:sharpen(1,2,true)/a.jpg").options.canonical != sharpen.canonical)
         #expect(try thumbor("filters:blur(400)/a.jpg").options.truncatedBlur?.radius == 150)
         let small = try thumbor("1000x1000/filters:no_upscale()/a.jpg").options
-        #expect(try output(small, 200, 150) == (200, 150))
+        #expect(try await output(small, 200, 150) == (200, 150))
     }
 
     @Test func whatThumborSkipsIsSkipped() throws {
@@ -155,7 +160,7 @@ import Testing
         #expect(throws: OptionError.self) { try thumbor("filters:redeye()/a.jpg") }
     }
 
-    @Test func colourFiltersProportionAndStretch() throws {
+    @Test func colourFiltersProportionAndStretch() async throws {
         let options = try thumbor(
             "filters:rgb(10,-20,30):colorize(10,20,30,ff0000):saturation(1.5):equalize():noise(20):"
                 + "convolution(1;2;1;2;4;2;1;2;1,3,true):proportion(0.5)/a.jpg"
@@ -169,26 +174,26 @@ import Testing
         #expect(
             try thumbor("filters:noise(200,123)/a.jpg").options.noise == ProcessingOptions.Noise(amount: 200, seed: 123)
         )
-        #expect(try output(thumbor("300x100/filters:stretch()/a.jpg").options, 400, 400) == (300, 100))
+        #expect(try await output(thumbor("300x100/filters:stretch()/a.jpg").options, 400, 400) == (300, 100))
     }
 
-    @Test func adaptiveFullFitInAndUpscaleAsThumbor() throws {
+    @Test func adaptiveFullFitInAndUpscaleAsThumbor() async throws {
         // FIT_IN_CROP_DATA[6]: adaptive-full-fit-in/100x400 of 800×400 is 400×200 (the box turned, then covered).
         let adaptiveFull = try thumbor("adaptive-full-fit-in/100x400/a.png").options
         #expect(adaptiveFull.canonical == (try imago("w=100,h=400,fit=adaptive-outside,enlarge=1")).canonical)
-        #expect(try output(adaptiveFull, 800, 400) == (400, 200))
+        #expect(try await output(adaptiveFull, 800, 400) == (400, 200))
         // test_upscale_filter_with_adaptive_fit_in_big: 800×533 is 1200×799 (thumbor's upscale() truncates).
         let upscaled = try thumbor("adaptive-fit-in/1000x1200/filters:upscale()/a.jpg").options
         #expect(upscaled.canonical == (try imago("w=1000,h=1200,fit=adaptive,enlarge=1,adj=floorup")).canonical)
-        #expect(try output(upscaled, 800, 533) == (1200, 799))
+        #expect(try await output(upscaled, 800, 533) == (1200, 799))
         // A fit-in that shrinks still rounds: 800×533 into 400x400 is 400×267.
-        #expect(try output(thumbor("fit-in/400x400/filters:upscale()/a.jpg").options, 800, 533) == (400, 267))
+        #expect(try await output(thumbor("fit-in/400x400/filters:upscale()/a.jpg").options, 800, 533) == (400, 267))
         // adaptive-fit-in/900x500 with no_upscale() of 600×800: the box cut to 600×500, then turned: 450×600 (the
         // real thumbor's answer; turned first, 500×667).
         let clamped = try thumbor("adaptive-fit-in/900x500/filters:no_upscale()/a.png").options
-        #expect(try output(clamped, 600, 800) == (450, 600))
+        #expect(try await output(clamped, 600, 800) == (450, 600))
         // full-fit-in/origx800 of 800×533: the box is 800×800, covered by 1201×800.
-        #expect(try output(thumbor("full-fit-in/origx800/a.jpg").options, 800, 533) == (1201, 800))
+        #expect(try await output(thumbor("full-fit-in/origx800/a.jpg").options, 800, 533) == (1201, 800))
     }
 
     @Test func colourFiltersApplyInTheURLsOrder() throws {

@@ -84,7 +84,7 @@ final class OriginServer: Sendable {
     /// Requests served so far (other than `/count`).
     func count() async throws -> Int {
         let port = self.port
-        let response = try await RawHTTP.offPool { try RawHTTP.get(port: port, target: "/count") }
+        let response = try await offPool { try RawHTTP.get(port: port, target: "/count") }
         return Int(String(decoding: response.body, as: UTF8.self)) ?? -1
     }
 

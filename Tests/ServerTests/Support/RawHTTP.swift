@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -125,14 +126,6 @@ enum RawHTTP {
             buffer = Data()
         }
         return RawResponse(status: status, headers: headers, body: body)
-    }
-
-    /// Runs one blocking call on a thread of its own: test code must never block Swift's cooperative pool, which
-    /// the server under test needs to answer.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     /// Runs `count` blocking calls at once, each on a thread of its own, and returns their results in order.

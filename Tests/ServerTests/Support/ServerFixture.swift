@@ -1,5 +1,6 @@
 import Foundation
 import Imago
+import ImagoTestSupport
 
 @testable import ImagoServer
 
@@ -61,7 +62,7 @@ final class ServerFixture: Sendable {
     /// GET (or HEAD) `target` on the server.
     func get(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
         let port = self.port
-        return try await RawHTTP.offPool {
+        return try await offPool {
             try RawHTTP.get(port: port, target: target, method: method, headers: headers)
         }
     }
