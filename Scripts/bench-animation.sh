@@ -11,6 +11,7 @@
 # Usage: Scripts/bench-animation.sh [FRAMES] [WIDTH] [HEIGHT]. Work files in ${IMAGO_BENCH_DIR:-/tmp/imago-bench-animation}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/bench/serve.sh
 frames=${1:-500}
 width=${2:-1920}
 height=${3:-1080}
@@ -56,15 +57,14 @@ echo "imago convert -> webp: peak_rss_mb=$convert_rss wall=$convert_s"
 check "$work/out.webp" "$width"
 
 # 2. serve, w=480,f=webp
-port=18580
 cat >"$work/imago.json" <<JSON
 {"imageCache": null, "dataCache": null,
- "serve": {"listen": "127.0.0.1:$port", "allowedSources": ["file://$work/"], "resultCacheBytes": 0}}
+ "serve": {"listen": "127.0.0.1:0", "allowedSources": ["file://$work/"], "resultCacheBytes": 0}}
 JSON
-"$imago" serve --config "$work/imago.json" --quiet 2>"$work/serve.log" &
+"$imago" serve --config "$work/imago.json" --quiet >"$work/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.2; done
+port=$(ready_port "$work/serve.log" "$pid")
 start=$(date +%s.%N)
 curl -sf -o "$work/served.webp" "http://127.0.0.1:$port/unsafe/w=480,f=webp/plain/file%3A%2F%2F$gif"
 end=$(date +%s.%N)

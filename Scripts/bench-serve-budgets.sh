@@ -19,6 +19,7 @@
 # them as upper bounds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/bench/serve.sh
 work=${IMAGO_BENCH_DIR:-/tmp/imago-bench-budgets}
 port=
 mkdir -p "$work"
@@ -54,18 +55,10 @@ start_server() {  # start_server EXTRA_SERVE_JSON
     cat >"$work/imago.json" <<JSON
 {"dataCache": null, "serve": {"listen": "127.0.0.1:0", "allowedSources": ["file://$work/"]$1}}
 JSON
-    # Port 0: the system picks a free port, and the ready line names it (the last server's log goes first).
-    rm -f "$work/serve.log"
-    port=
+    rm -f "$work/serve.log"  # the last server's ready line must not be read
     "$imago" serve --config "$work/imago.json" --quiet >"$work/serve.log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 400); do
-        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/serve.log" | head -1)
-        [ -n "$port" ] && curl -s -o /dev/null "http://127.0.0.1:$port/health" && return
-        sleep 0.05
-    done
-    echo "the server did not start: $(cat "$work/serve.log")" >&2
-    exit 1
+    port=$(ready_port "$work/serve.log" "$pid") || exit 1
 }
 stop_server() { kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; }
 trap stop_server EXIT

@@ -11,10 +11,10 @@
 # Work files live in ${IMAGO_BENCH_DIR:-/tmp/imago-bench-memory}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/bench/serve.sh
 seconds=${1:-60}
 after=${IMAGO_BENCH_AFTER:-30}
 work=${IMAGO_BENCH_DIR:-/tmp/imago-bench-memory}
-port=${IMAGO_BENCH_PORT:-18570}
 mkdir -p "$work/photos"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
@@ -57,12 +57,13 @@ encoded_folder=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(
 sed -i "1i photo_prefix = \"$encoded_folder\"" "$work/widths.lua"
 
 cat >"$work/imago.json" <<EOF
-{${IMAGO_BENCH_CONFIG:-}"serve": {"listen": "127.0.0.1:$port", "allowedSources": ["file://$work/photos/"]${IMAGO_BENCH_SERVE:-}}}
+{${IMAGO_BENCH_CONFIG:-}"serve": {"listen": "127.0.0.1:0", "allowedSources": ["file://$work/photos/"]${IMAGO_BENCH_SERVE:-}}}
 EOF
-IMAGO_CACHE_DIR="$work/cache" "$imago" serve --config "$work/imago.json" --quiet 2>"$work/imago.log" &
+IMAGO_CACHE_DIR="$work/cache" "$imago" serve --config "$work/imago.json" --quiet >"$work/imago.log" 2>&1 &
 pid=$!
+sampler=
 trap 'kill $pid 2>/dev/null || true; kill $sampler 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.2; done
+port=$(ready_port "$work/imago.log" "$pid")
 
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status"; }
 : >"$work/rss.txt"
