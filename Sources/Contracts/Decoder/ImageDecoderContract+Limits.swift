@@ -83,26 +83,18 @@ extension ImageDecoderContract {
         let expected = try await Blocking.run {
             try fixtures.map { try self.decode(decoder, $0.data, .default, "fixture \"\($0.name)\"") }
         }
-        let mismatches = await withTaskGroup(of: String?.self) { group in
-            for round in 0..<8 {
-                for (index, fixture) in fixtures.enumerated() {
-                    group.addTask {
-                        await Blocking.run {
-                            do {
-                                let image = try decoder.decode(fixture.data, options: .default)
-                                return image == expected[index]
-                                    ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
-                            } catch {
-                                return "fixture \"\(fixture.name)\" failed (round \(round)): \(Describe.error(error))"
-                            }
-                        }
-                    }
-                }
+        // Eight rounds of every fixture.
+        let mismatches = await Blocking.concurrently(8 * fixtures.count) { job -> String? in
+            let (round, index) = job.quotientAndRemainder(dividingBy: fixtures.count)
+            let fixture = fixtures[index]
+            do {
+                let image = try decoder.decode(fixture.data, options: .default)
+                return image == expected[index]
+                    ? nil : "fixture \"\(fixture.name)\" decoded differently (round \(round))"
+            } catch {
+                return "fixture \"\(fixture.name)\" failed (round \(round)): \(Describe.error(error))"
             }
-            var found: [String] = []
-            for await mismatch in group { if let mismatch { found.append(mismatch) } }
-            return found
-        }
+        }.compactMap { $0 }
         try contractRequire(
             mismatches.isEmpty,
             "concurrent decodes disagree with a lone decode: \(mismatches.prefix(3).joined(separator: "; "))")

@@ -103,25 +103,17 @@ extension ImageDetectorContract {
     func detectsConcurrently(_ detector: any ImageDetector) async throws {
         let samples = self.samples
         let expected = try await Blocking.run { try samples.map { try Self.detect(detector, $0.raster, $0.name) } }
-        let problems = await withTaskGroup(of: String?.self) { group in
-            for round in 0..<4 {
-                for (index, sample) in samples.enumerated() {
-                    group.addTask {
-                        await Blocking.run {
-                            do {
-                                let found = try detector.detect(in: sample.raster, context: DetectionContext())
-                                return found == expected[index] ? nil : "\(sample.name) differs (round \(round))"
-                            } catch {
-                                return "\(sample.name) failed (round \(round)): \(Describe.error(error))"
-                            }
-                        }
-                    }
-                }
+        // Four rounds of every sample.
+        let problems = await Blocking.concurrently(4 * samples.count) { job -> String? in
+            let (round, index) = job.quotientAndRemainder(dividingBy: samples.count)
+            let sample = samples[index]
+            do {
+                let found = try detector.detect(in: sample.raster, context: DetectionContext())
+                return found == expected[index] ? nil : "\(sample.name) differs (round \(round))"
+            } catch {
+                return "\(sample.name) failed (round \(round)): \(Describe.error(error))"
             }
-            var found: [String] = []
-            for await problem in group { if let problem { found.append(problem) } }
-            return found
-        }
+        }.compactMap { $0 }
         try contractRequire(
             problems.isEmpty, "concurrent runs disagree with a lone run: \(problems.prefix(3).joined(separator: "; "))")
     }

@@ -97,23 +97,13 @@ extension ImageEncoderContract {
             let image = try textured(alpha: false)
             return (image, try encoder.encode(image, options: .default))
         }
-        let mismatches = await withTaskGroup(of: String?.self) { group in
-            for round in 0..<16 {
-                group.addTask {
-                    await Blocking.run {
-                        do {
-                            return try encoder.encode(image, options: .default) == expected
-                                ? nil : "round \(round) differs"
-                        } catch {
-                            return "round \(round) failed: \(Describe.error(error))"
-                        }
-                    }
-                }
+        let mismatches = await Blocking.concurrently(16) { round -> String? in
+            do {
+                return try encoder.encode(image, options: .default) == expected ? nil : "round \(round) differs"
+            } catch {
+                return "round \(round) failed: \(Describe.error(error))"
             }
-            var found: [String] = []
-            for await mismatch in group { if let mismatch { found.append(mismatch) } }
-            return found
-        }
+        }.compactMap { $0 }
         try contractRequire(
             mismatches.isEmpty,
             "concurrent encodes disagree with a lone encode: \(mismatches.prefix(3).joined(separator: "; "))")

@@ -74,25 +74,17 @@ extension ImageProcessorContract {
     static func processesConcurrently(_ variants: [any ImageProcessor]) async throws {
         let image = try sample.get()
         let expected = try await Blocking.run { try variants.map { try process($0, image, "a 64x48 gradient") } }
-        let problems = await withTaskGroup(of: String?.self) { group in
-            for round in 0..<4 {
-                for (index, processor) in variants.enumerated() {
-                    group.addTask {
-                        await Blocking.run {
-                            do {
-                                return try processor.process(image) == expected[index]
-                                    ? nil : "\(processor.identifier) differs (round \(round))"
-                            } catch {
-                                return "\(processor.identifier) failed (round \(round)): \(Describe.error(error))"
-                            }
-                        }
-                    }
-                }
+        // Four rounds of every variant.
+        let problems = await Blocking.concurrently(4 * variants.count) { job -> String? in
+            let (round, index) = job.quotientAndRemainder(dividingBy: variants.count)
+            let processor = variants[index]
+            do {
+                return try processor.process(image) == expected[index]
+                    ? nil : "\(processor.identifier) differs (round \(round))"
+            } catch {
+                return "\(processor.identifier) failed (round \(round)): \(Describe.error(error))"
             }
-            var found: [String] = []
-            for await problem in group { if let problem { found.append(problem) } }
-            return found
-        }
+        }.compactMap { $0 }
         try contractRequire(
             problems.isEmpty, "concurrent runs disagree with a lone run: \(problems.prefix(3).joined(separator: "; "))")
     }
