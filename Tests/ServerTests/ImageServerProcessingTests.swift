@@ -7,19 +7,13 @@ import Testing
 extension ServerIntegrationTests {
     /// Issue 24's options through a real `imago serve`: exact pixels on PNG output for the geometric ones.
     @Suite struct ImageServerProcessingTests {
-        let registry = PluginRegistry.standard()
-
-        func decode(_ data: Data) throws -> DecodedImage {
-            try registry.decoder(for: data, limits: .default).decode(data)
-        }
-
         /// big.png's pixel at (x, y): the fixture's gradient.
         func gradient(_ x: Int, _ y: Int) -> RGBA { RGBA(UInt8(x * 255 / 299), UInt8(y * 255 / 299), 128, 255) }
 
         func image(_ fixture: ServerFixture, _ options: String, _ name: String) async throws -> DecodedImage {
             let response = try await fixture.get(fixture.path(options, origin: "img/\(name)"))
             #expect(response.status == 200, "\(options): \(response.text)")
-            return try decode(response.body)
+            return try ServerFixture.decode(response.body)
         }
 
         static func processingFixture() throws -> ServerFixture {
@@ -80,7 +74,8 @@ extension ServerIntegrationTests {
 
         @Test func blurWatermarkAndPresets() async throws {
             let fixture = try Self.processingFixture()
-            let source = try decode(try Data(contentsOf: fixture.folder.appendingPathComponent("big.png")))
+            let source = try ServerFixture.decode(
+                try Data(contentsOf: fixture.folder.appendingPathComponent("big.png")))
             let blurred = try await image(fixture, "w=100,blur=2,f=png", "big.png").raster
             let expected = try ProcessingOptions(parsing: "w=100,blur=2").processors().reduce(source) {
                 try $1.process($0)
@@ -92,7 +87,7 @@ extension ServerIntegrationTests {
             #expect(scaled[45, 45] == RGBA(255, 0, 0) && scaled[55, 55] != RGBA(255, 0, 0))
             let card = try await fixture.get(fixture.path("pr=card", origin: "img/big.png"))
             #expect(card.status == 200 && card.header("Content-Type") == "image/png")
-            let cardImage = try decode(card.body)
+            let cardImage = try ServerFixture.decode(card.body)
             #expect(cardImage.width == 30 && cardImage.height == 20)
             let unknown = try await fixture.get(fixture.path("pr=nope", origin: "img/big.png"))
             #expect(unknown.status == 400 && unknown.text.contains("nope"))
@@ -108,7 +103,7 @@ extension ServerIntegrationTests {
             let limit = full.body.count * 6 / 10
             let fitted = try await fixture.get(fixture.path("q=95,f=jpeg,maxb=\(limit)", origin: "img/big.png"))
             #expect(fitted.status == 200 && fitted.body.count <= limit && fitted.body.count > 0)
-            #expect(try decode(fitted.body).width == 300)
+            #expect(try ServerFixture.decode(fitted.body).width == 300)
             let tiny = try await fixture.get(fixture.path("f=jpeg,maxb=100", origin: "img/big.png"))
             #expect(tiny.status == 422 && tiny.text.contains("maxb=100"))
             let lossless = try await fixture.get(fixture.path("f=png,maxb=100", origin: "img/big.png"))
@@ -124,7 +119,7 @@ extension ServerIntegrationTests {
             for (name, type) in [("jxl", "image/jxl"), ("heic", "image/heic")] {
                 let response = try await fixture.get(fixture.path("w=40,f=\(name)", origin: "img/big.png"))
                 #expect(response.status == 200 && response.header("Content-Type") == type)
-                #expect(try decode(response.body).width == 40)
+                #expect(try ServerFixture.decode(response.body).width == 40)
             }
             let only = try ServerFixture(
                 adjust: { settings, _, _ in settings.onlyPresets = true },
@@ -134,7 +129,7 @@ extension ServerIntegrationTests {
             #expect(try await only.get(only.path("w=10", origin: "img/big.png")).status == 400)
             let preset = try await only.get(only.path("pr=small", origin: "img/big.png"))
             #expect(preset.status == 200)
-            #expect(try decode(preset.body).width == 12)
+            #expect(try ServerFixture.decode(preset.body).width == 12)
         }
 
         @Test func lastModifiedAndIfModifiedSince() async throws {
@@ -160,11 +155,11 @@ extension ServerIntegrationTests {
             let fixture = try Self.processingFixture()
             let response = try await fixture.get(fixture.path("w=20,f=png", origin: "img/missing.png"))
             #expect(response.status == 200 && response.header("Cache-Control") == "public, max-age=60")
-            let image = try decode(response.body)
+            let image = try ServerFixture.decode(response.body)
             #expect(image.width == 20 && image.height == 15 && image.raster[3, 3] == RGBA(0, 255, 0))
             let notImage = try await fixture.get(fixture.path("w=20,f=png", origin: "img/notes.png"))
             #expect(notImage.status == 200)
-            #expect(try decode(notImage.body).raster[1, 1] == RGBA(0, 255, 0))
+            #expect(try ServerFixture.decode(notImage.body).raster[1, 1] == RGBA(0, 255, 0))
             // A bad option is still the request's own 400.
             #expect(try await fixture.get(fixture.path("w=0", origin: "img/missing.png")).status == 400)
             let plain = try ServerFixture()

@@ -12,13 +12,6 @@ import Testing
 extension ServerIntegrationTests {
     /// 200s: the image, its head, HEAD, ETag/304, Vary, formats and resizing.
     @Suite struct ImageServerResponseTests {
-        let registry = PluginRegistry.standard()
-
-        func decode(_ data: Data) throws -> DecodedImage {
-            let decoder = try registry.decoder(for: data, limits: .default)
-            return try decoder.decode(data)
-        }
-
         @Test func resizesAJPEGAndSendsTheContractHead() async throws {
             let fixture = try ServerFixture()
             let response = try await fixture.get(fixture.path("w=50", origin: "img/photo.jpg"))
@@ -29,7 +22,7 @@ extension ServerIntegrationTests {
             #expect(response.header("Vary") == nil)
             let etag = try #require(response.header("ETag"))
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && !etag.hasPrefix("W/"))
-            let image = try decode(response.body)
+            let image = try ServerFixture.decode(response.body)
             #expect(image.format == .jpeg)
             #expect((image.width, image.height) == (50, 25))
         }
@@ -86,11 +79,11 @@ extension ServerIntegrationTests {
             let avif = try await fixture.get(path, headers: ["Accept": "image/avif,image/webp,image/*,*/*;q=0.8"])
             #expect(avif.header("Content-Type") == "image/avif")
             #expect(avif.header("Vary") == "Accept")
-            #expect(try decode(avif.body).format == ImageFormat("avif"))
+            #expect(try ServerFixture.decode(avif.body).format == ImageFormat("avif"))
             let webp = try await fixture.get(path, headers: ["Accept": "image/webp,image/*,*/*;q=0.8"])
             #expect(webp.header("Content-Type") == "image/webp")
             #expect(webp.header("Vary") == "Accept")
-            #expect(try decode(webp.body).format == .webp)
+            #expect(try ServerFixture.decode(webp.body).format == .webp)
             let jpeg = try await fixture.get(path, headers: ["Accept": "image/jpeg,image/*;q=0.9"])
             #expect(jpeg.header("Content-Type") == "image/jpeg")
             #expect(jpeg.header("Vary") == "Accept")
@@ -105,7 +98,7 @@ extension ServerIntegrationTests {
             let fixture = try ServerFixture()
             let png = try await fixture.get(fixture.path(origin: "img/logo.png"))
             #expect(png.header("Content-Type") == "image/png")
-            let image = try decode(png.body)
+            let image = try ServerFixture.decode(png.body)
             #expect((image.width, image.height, image.hasAlpha) == (64, 48, true))
             for (name, format) in [
                 ("jpeg", ImageFormat.jpeg), ("webp", .webp), ("gif", .gif), ("png", .png),
@@ -113,7 +106,7 @@ extension ServerIntegrationTests {
             ] {
                 let response = try await fixture.get(fixture.path("f=\(name)", origin: "img/logo.png"))
                 #expect(response.header("Content-Type") == "image/\(name)")
-                #expect(try decode(response.body).format == format)
+                #expect(try ServerFixture.decode(response.body).format == format)
             }
         }
 
@@ -122,7 +115,7 @@ extension ServerIntegrationTests {
             func size(_ options: String) async throws -> (Int, Int) {
                 let response = try await fixture.get(fixture.path(options, origin: "img/photo.jpg"))
                 #expect(response.status == 200, "\(options): \(response.text)")
-                let image = try decode(response.body)
+                let image = try ServerFixture.decode(response.body)
                 return (image.width, image.height)
             }
             #expect(try await size("w=100,h=100") == (100, 50))  // contain
@@ -138,13 +131,16 @@ extension ServerIntegrationTests {
 
         @Test func keepsAnimationsForAnimatedFormatsAndPicksFrames() async throws {
             let fixture = try ServerFixture()
-            let gif = try decode(try await fixture.get(fixture.path(origin: "img/anim.gif")).body)
+            let gif = try ServerFixture.decode(try await fixture.get(fixture.path(origin: "img/anim.gif")).body)
             #expect(gif.format == .gif && gif.frames.count == 3)
-            let webp = try decode(try await fixture.get(fixture.path("f=webp", origin: "img/anim.gif")).body)
+            let webp = try ServerFixture.decode(
+                try await fixture.get(fixture.path("f=webp", origin: "img/anim.gif")).body)
             #expect(webp.format == .webp && webp.frames.count == 3)
-            let png = try decode(try await fixture.get(fixture.path("f=png", origin: "img/anim.gif")).body)
+            let png = try ServerFixture.decode(
+                try await fixture.get(fixture.path("f=png", origin: "img/anim.gif")).body)
             #expect(png.frames.count == 1)
-            let second = try decode(try await fixture.get(fixture.path("frame=1,f=png", origin: "img/anim.gif")).body)
+            let second = try ServerFixture.decode(
+                try await fixture.get(fixture.path("frame=1,f=png", origin: "img/anim.gif")).body)
             #expect(second.frames.count == 1)
             let pixel = Array(second.raster.pixels.prefix(4))
             #expect(pixel[1] > 200 && pixel[0] < 50, "frame 1 is green: \(pixel)")
@@ -157,7 +153,7 @@ extension ServerIntegrationTests {
             let encoded = Base64URL.encode(Array(fixture.origin.url("img/photo.jpg").utf8))
             let response = try await fixture.get("/unsafe/w=20/\(encoded)")
             #expect(response.status == 200)
-            #expect(try decode(response.body).width == 20)
+            #expect(try ServerFixture.decode(response.body).width == 20)
         }
 
         @Test func healthIsOk() async throws {
@@ -175,7 +171,7 @@ extension ServerIntegrationTests.ImageServerResponseTests {
         let response = try await fixture.get(fixture.path("f=jpeg", origin: "img/logo.png"))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "image/jpeg")
-        let served = try decode(response.body).raster
+        let served = try ServerFixture.decode(response.body).raster
         let expected = try ServerFixture.gradient(width: 64, height: 48, alpha: 128).flattened(onto: .white)
         for (x, y) in [(8, 8), (32, 24), (56, 40)] {
             let (got, want) = (served[x, y], expected[x, y])

@@ -35,10 +35,6 @@ extension ServerIntegrationTests {
             "/ip/unsafe/\(options)/plain/" + ServerFixture.encode(fixture.origin.url("img/\(name)")) + suffix
         }
 
-        func decode(_ data: Data) throws -> Raster {
-            try PluginRegistry.standard().decoder(for: data, limits: .default).decode(data).raster
-        }
-
         @Test func filenameAndAttachmentGiveASafeContentDisposition() async throws {
             let fixture = try Self.fixture()
             let named = imgproxy(fixture, "rs:fit:50:50/fn:holiday", "photo.jpg")
@@ -93,7 +89,9 @@ extension ServerIntegrationTests {
             }
             // mrd scales the finished image down to fit, as imgproxy does: a larger ask, or the source's own size.
             for options in ["mrd:100/w:200", "mrd:100"] {
-                let fitted = try decode(try await fixture.get(imgproxy(fixture, options, "photo.jpg")).body)
+                let fitted = try ServerFixture.decode(
+                    try await fixture.get(imgproxy(fixture, options, "photo.jpg")).body
+                ).raster
                 #expect(fitted.width == 100 && fitted.height == 50, "\(options)")
             }
             let looser = try await fixture.get(imgproxy(fixture, "msr:51", "photo.jpg"))
@@ -115,10 +113,10 @@ extension ServerIntegrationTests {
             let converted = try await fixture.get(
                 imgproxy(fixture, "skp:jpg/rs:fit:50:50", "photo.jpg", suffix: "@png"))
             #expect(converted.header("Content-Type") == "image/png")
-            #expect(try decode(converted.body).width == 50)
+            #expect(try ServerFixture.decode(converted.body).width == 50)
             let notListed = try await fixture.get(imgproxy(fixture, "skp:png/rs:fit:50:50", "photo.jpg"))
             #expect(notListed.status == 200)
-            #expect(try decode(notListed.body).width == 50)
+            #expect(try ServerFixture.decode(notListed.body).width == 50)
             // skp still checks the source's size from its header.
             #expect(try await fixture.get(imgproxy(fixture, "skp:jpg/msr:0.01", "photo.jpg")).status == 422)
             // raw: whatever the other options; a recognised image only; within the source policy and byte limits.
@@ -172,7 +170,7 @@ extension ServerIntegrationTests {
                     let response = try await fixture.get("/tb/unsafe/" + path)
                     #expect(response.status == 200 && response.header("Content-Type") == type, "\(path)")
                     #expect(response.header("Imago-Quality") == nil, "\(path)")
-                    #expect(try decode(response.body).width == 100, "\(path)")
+                    #expect(try ServerFixture.decode(response.body).width == 100, "\(path)")
                 }
             }
         }

@@ -8,35 +8,18 @@ extension ServerIntegrationTests {
     /// imgproxy's and thumbor's URLs through a real `imago serve`, beside Imago's own: the sizes and crops imgproxy's
     /// documentation describes, and bad input answered with one line before anything is fetched.
     @Suite struct DialectServerTests {
-        static let imgproxyKey = "736563726574"
-        static let imgproxySalt = "68656c6c6f"
         static let thumborKey = "tb-secret"
 
         static func fixture() throws -> ServerFixture {
             try ServerFixture(adjust: { settings, origin, _ in
-                settings.dialects.imgproxy.enabled = true
-                settings.dialects.imgproxy.keys = [imgproxyKey]
-                settings.dialects.imgproxy.salts = [imgproxySalt]
-                settings.dialects.thumbor.enabled = true
+                ServerFixture.enableDialects(&settings, origin: origin)
                 settings.dialects.thumbor.securityKey = thumborKey
-                settings.dialects.thumbor.loaderBase = origin.url("img/")
             })
-        }
-
-        /// `/ip/SIGNATURE/OPTIONS/plain/ORIGIN-URL`.
-        func imgproxy(_ fixture: ServerFixture, _ options: String, _ name: String, suffix: String = "") -> String {
-            let path = "/\(options)/plain/" + ServerFixture.encode(fixture.origin.url("img/\(name)")) + suffix
-            let signer = ImgproxySigner(keys: [Self.imgproxyKey], salts: [Self.imgproxySalt], size: 32)
-            return "/ip/" + signer.signature(for: path) + path
         }
 
         /// `/tb/HASH/PATH`, signed by Python's hmac.
         func thumbor(_ path: String) throws -> String {
             "/tb/" + (try DialectPython.thumborSignatures(key: Self.thumborKey, paths: [path])[0]) + "/" + path
-        }
-
-        func decode(_ data: Data) throws -> Raster {
-            try PluginRegistry.standard().decoder(for: data, limits: .default).decode(data).raster
         }
 
         /// big.png's pixel at (x, y).
@@ -45,9 +28,9 @@ extension ServerIntegrationTests {
         @Test func imgproxyURLsGiveTheSizesAndCropsItsDocsDescribe() async throws {
             let fixture = try Self.fixture()
             func image(_ options: String, _ name: String = "big.png") async throws -> Raster {
-                let response = try await fixture.get(imgproxy(fixture, options, name))
+                let response = try await fixture.get(fixture.signedImgproxy(options, name))
                 #expect(response.status == 200, "\(options): \(response.text)")
-                return try decode(response.body)
+                return try ServerFixture.decode(response.body).raster
             }
             // fit: inside 150×100, keeping the aspect; width 0 keeps the aspect too.
             var raster = try await image("rs:fit:150:100", "photo.jpg")
@@ -77,18 +60,18 @@ extension ServerIntegrationTests {
             #expect(raster.width == 400 && raster.height == 400 && raster[0, 0] == RGBA(255, 0, 0))
             #expect(raster[60, 60] == gradient(10, 10))
             // The extension names the format; Imago's own URLs keep working beside the dialects.
-            let webp = try await fixture.get(imgproxy(fixture, "w:10", "big.png", suffix: "@webp"))
+            let webp = try await fixture.get(fixture.signedImgproxy("w:10", "big.png", suffix: "@webp"))
             #expect(webp.status == 200 && webp.headers["content-type"] == "image/webp")
             let own = try await fixture.get(fixture.path("w=10,f=png", origin: "img/big.png"))
             #expect(own.status == 200)
-            #expect(try decode(own.body).width == 10)
+            #expect(try ServerFixture.decode(own.body).width == 10)
         }
 
         @Test func thumborURLsRenderThroughTheSamePath() async throws {
             let fixture = try Self.fixture()
             let response = try await fixture.get(try thumbor("-60x40/left/filters:format(png):grayscale()/big.png"))
             #expect(response.status == 200, "\(response.text)")
-            let raster = try decode(response.body)
+            let raster = try ServerFixture.decode(response.body).raster
             #expect(raster.width == 60 && raster.height == 40)
             #expect(raster[0, 0].r == raster[0, 0].g && raster[0, 0].g == raster[0, 0].b, "grey")
             // The same image again comes from the result cache: the shared flow, not a copy of it.
@@ -104,16 +87,16 @@ extension ServerIntegrationTests {
             let thumbor = try await fixture.get(try thumbor("30x20/big.png") + "?v=2&utm_source=x")
             #expect(thumbor.status == 200, "\(thumbor.text)")
             #expect(thumbor.body == plain.body)
-            let imgproxy = try await fixture.get(imgproxy(fixture, "rs:fit:40:40", "big.png") + "?cb=7")
+            let imgproxy = try await fixture.get(fixture.signedImgproxy("rs:fit:40:40", "big.png") + "?cb=7")
             #expect(imgproxy.status == 200, "\(imgproxy.text)")
-            #expect(try decode(imgproxy.body).width == 40)
+            #expect(try ServerFixture.decode(imgproxy.body).width == 40)
         }
 
         @Test func badInputIsOneLineAndFetchesNothing() async throws {
             let fixture = try Self.fixture()
             let source = ServerFixture.encode(fixture.origin.url("img/big.png"))
             let port = fixture.origin.port
-            let signer = ImgproxySigner(keys: [Self.imgproxyKey], salts: [Self.imgproxySalt], size: 32)
+            let signer = ServerFixture.imgproxySigner
             func signed(_ path: String) -> String { "/ip/" + signer.signature(for: path) + path }
             let thumborHash = try DialectPython.thumborSignatures(key: Self.thumborKey, paths: ["300x200/big.png"])[0]
             let imgproxySignature = signer.signature(for: "/w:10/plain/\(source)")

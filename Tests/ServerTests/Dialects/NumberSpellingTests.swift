@@ -42,7 +42,7 @@ extension ServerIntegrationTests {
 
         @Test func imgproxysGrammar() async throws {
             let fixture = try DialectServerTests.fixture()
-            let paths = Self.imgproxySpellings.map { DialectServerTests().imgproxy(fixture, $0, "photo.jpg") }
+            let paths = Self.imgproxySpellings.map { fixture.signedImgproxy($0, "photo.jpg") }
             try await oneRender(fixture, paths)
         }
 

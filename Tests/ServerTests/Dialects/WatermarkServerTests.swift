@@ -10,18 +10,11 @@ extension ServerIntegrationTests {
     /// origin, imgproxy's `wm` offsets and `re` over `serve.watermark`, Imago's `wm=…:src:…`; and marks that must
     /// be refused: outside allowedSources, a redirect to a private address, not an image, a decompression bomb.
     @Suite struct WatermarkServerTests {
-        static let imgproxyKey = "736563726574"
-        static let imgproxySalt = "68656c6c6f"
-
         static func fixture() throws -> ServerFixture {
             let fixture = try ServerFixture(adjust: { settings, origin, folder in
                 settings.watermark = origin.url("img/wm.png")
-                settings.dialects.imgproxy.enabled = true
-                settings.dialects.imgproxy.keys = [imgproxyKey]
-                settings.dialects.imgproxy.salts = [imgproxySalt]
-                settings.dialects.thumbor.enabled = true
+                ServerFixture.enableDialects(&settings, origin: origin)
                 settings.dialects.thumbor.allowUnsafe = true
-                settings.dialects.thumbor.loaderBase = origin.url("img/")
                 try? Self.bomb().write(to: folder.appendingPathComponent("bomb.png"))
                 try? Self.ninePatch().write(to: folder.appendingPathComponent("frame.png"))
             })
@@ -57,16 +50,6 @@ extension ServerIntegrationTests {
         /// `text` in base64url without padding, as Imago's grammar names a URL.
         static func base64URL(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
 
-        func decode(_ data: Data) throws -> Raster {
-            try PluginRegistry.standard().decoder(for: data, limits: .default).decode(data).raster
-        }
-
-        func imgproxy(_ fixture: ServerFixture, _ options: String) -> String {
-            let path = "/\(options)/plain/" + ServerFixture.encode(fixture.origin.url("img/big.png"))
-            let signer = ImgproxySigner(keys: [Self.imgproxyKey], salts: [Self.imgproxySalt], size: 32)
-            return "/ip/" + signer.signature(for: path) + path
-        }
-
         /// big.png's pixel at (x, y).
         func gradient(_ x: Int, _ y: Int) -> RGBA { RGBA(UInt8(x * 255 / 299), UInt8(y * 255 / 299), 128, 255) }
 
@@ -76,7 +59,7 @@ extension ServerIntegrationTests {
             let target = "/tb/unsafe/filters:format(png):watermark(wm.png,10,-0,0)/big.png"
             let response = try await fixture.get(target)
             #expect(response.status == 200, "\(response.text)")
-            let raster = try decode(response.body)
+            let raster = try ServerFixture.decode(response.body).raster
             #expect(raster.width == 300 && raster.height == 300)
             #expect(raster[10, 290] == RGBA(255, 0, 0) && raster[19, 299] == RGBA(255, 0, 0))
             #expect(raster[9, 295] == gradient(9, 295) && raster[20, 295] == gradient(20, 295))
@@ -89,9 +72,10 @@ extension ServerIntegrationTests {
             #expect(other.status == 200 && other.body != response.body)
             // repeat,repeat with a transparency of 50: 30 × 30 copies are over thumbor's cap, so six a side,
             // 48 px apart; each red at alpha 128.
-            let tiled = try decode(
+            let tiled = try ServerFixture.decode(
                 try await fixture.get("/tb/unsafe/filters:format(png):watermark(wm.png,repeat,repeat,50)/big.png")
-                    .body)
+                    .body
+            ).raster
             for x in [0, 58, 116, 174, 232, 290] {
                 let pixel = Int(tiled[x + 5, 63].r)
                 let under = Int(gradient(x + 5, 63).r)
@@ -106,18 +90,18 @@ extension ServerIntegrationTests {
             func image(_ target: String) async throws -> Raster {
                 let response = try await fixture.get(target)
                 #expect(response.status == 200, "\(target): \(response.text)")
-                return try decode(response.body)
+                return try ServerFixture.decode(response.body).raster
             }
             // South-east, 7 px from the right and 3 from the bottom.
-            var raster = try await image(imgproxy(fixture, "wm:1:soea:7:3/f:png"))
+            var raster = try await image(fixture.signedImgproxy("wm:1:soea:7:3/f:png", "big.png"))
             #expect(raster[283, 287] == RGBA(255, 0, 0) && raster[292, 296] == RGBA(255, 0, 0))
             #expect(raster[293, 296] == gradient(293, 296) && raster[282, 287] == gradient(282, 287))
             // re with 10 px gaps: tiles of 20, fifteen a side, starting at 5.
-            raster = try await image(imgproxy(fixture, "wm:1:re:10:10/f:png"))
+            raster = try await image(fixture.signedImgproxy("wm:1:re:10:10/f:png", "big.png"))
             #expect(raster[5, 5] == RGBA(255, 0, 0) && raster[25, 145] == RGBA(255, 0, 0))
             #expect(raster[0, 0] == gradient(0, 0) && raster[15, 15] == gradient(15, 15))
             // A scale of 0.5 on a 300×100 result: the square mark fits 150×50, so 50×50 at the top left.
-            raster = try await image(imgproxy(fixture, "rs:force:300:100/wm:1:nowe:0:0:0.5/f:png"))
+            raster = try await image(fixture.signedImgproxy("rs:force:300:100/wm:1:nowe:0:0:0.5/f:png", "big.png"))
             #expect(raster.width == 300 && raster.height == 100)
             #expect(raster[0, 0] == RGBA(255, 0, 0) && raster[49, 49] == RGBA(255, 0, 0))
             #expect(raster[50, 10] != RGBA(255, 0, 0) && raster[10, 50] != RGBA(255, 0, 0))
@@ -132,7 +116,7 @@ extension ServerIntegrationTests {
             let fixture = try Self.fixture()
             let response = try await fixture.get("/tb/unsafe/filters:format(png):frame(frame.png)/big.png")
             #expect(response.status == 200, "\(response.text)")
-            let raster = try decode(response.body)
+            let raster = try ServerFixture.decode(response.body).raster
             // 1 px of padding each side; 2 px red corners; the picture through the transparent middle, 1 px in.
             #expect(raster.width == 302 && raster.height == 302)
             #expect(raster[0, 0] == RGBA(255, 0, 0) && raster[301, 301] == RGBA(255, 0, 0))

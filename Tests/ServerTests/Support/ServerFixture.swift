@@ -72,6 +72,11 @@ final class ServerFixture: Sendable {
         try RawHTTP.get(port: port, target: target, headers: headers)
     }
 
+    /// An answer's body read by the standard decoders.
+    static func decode(_ body: Data) throws -> DecodedImage {
+        try PluginRegistry.standard().decoder(for: body, limits: .default).decode(body)
+    }
+
     /// Percent-encodes everything but unreserved characters.
     static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))!
