@@ -10,7 +10,7 @@ extension ImageServer {
     static func dependsOnSourceFormat(_ job: RenderJob) -> Bool {
         job.kind == .image
             && (job.options.raw || !job.options.skipProcessing.isEmpty
-                || (job.options.autoJPEG && job.format == nil && job.bestFormats == nil))
+                || (job.options.autoJPEG && job.keepsSourceFormat))
     }
 
     /// The source fetched as every source is (`allowedSources`, the address checks, `maxSourceBytes`, the data
@@ -32,7 +32,7 @@ extension ImageServer {
                 && (job.format == nil || job.format == format))
         guard unprocessed else {
             var rendered = job
-            let autoJPEG = job.options.autoJPEG && format == .png && job.format == nil && job.bestFormats == nil
+            let autoJPEG = job.options.autoJPEG && format == .png && job.keepsSourceFormat
             // autojpg: JPEG for an opaque output (its pixels), else PNG (`f=best`'s rule among the two, one encode).
             if autoJPEG { rendered.bestFormats = [.jpeg, .png] }
             var image = try await renderImage(rendered, sourceData: data)
@@ -53,5 +53,4 @@ extension ImageServer {
         image.isSource = true
         return image
     }
-
 }

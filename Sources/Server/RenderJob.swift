@@ -31,6 +31,9 @@ struct RenderJob: Sendable {
     var known: QualityDecision?
     var key: ResultKey
 
+    /// Whether the source's own format is the answer's (no `f`, no `f=auto` choice, no `f=best`).
+    var keepsSourceFormat: Bool { format == nil && bestFormats == nil }
+
     /// The option `key` as the user wrote it.
     func spelling(of key: String) -> String { spellings[key] ?? key }
 }

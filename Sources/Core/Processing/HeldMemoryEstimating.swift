@@ -22,15 +22,7 @@ extension WatermarkProcessor: HeldMemoryEstimating {
     public func heldBytes(for size: PixelSize) -> Int {
         let mark = watermark.bytesPerRow * watermark.height
         let faded = alphaReduction > 0 ? 4 * watermark.width * watermark.height : 0
-        var scaled = 0
-        if fit.width != nil || fit.height != nil {
-            let fitted = Self.fitted(
-                mark: (watermark.width, watermark.height), image: (size.width, size.height), bounds: fit)
-            scaled = 4 * fitted.width * fitted.height
-        } else if let scale {
-            let width = max(1, Int((Double(size.width) * scale).rounded()))
-            scaled = 4 * width * max(1, watermark.height * width / max(1, watermark.width) + 1)
-        }
+        let scaled = scaledSize(on: (size.width, size.height)).map { 4 * $0.width * $0.height } ?? 0
         return mark + faded + scaled
     }
 }

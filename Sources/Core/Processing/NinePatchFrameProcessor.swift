@@ -113,12 +113,7 @@ extension Raster {
         _ patch: Raster, columns: [(source: Int, sourceLength: Int, target: Int, targetLength: Int)],
         rows: [(source: Int, sourceLength: Int, target: Int, targetLength: Int)]
     ) throws -> Raster {
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        withUnsafeBytes { base in
-            for row in 0..<height {
-                for byte in 0..<(width * 4) { pixels[row * width * 4 + byte] = base[row * bytesPerRow + byte] }
-            }
-        }
+        var pixels = self.pixels
         patch.withUnsafeBytes { source in
             func sample(_ x: Int, _ y: Int, _ fx: Double, _ fy: Double, _ channel: Int) -> Int {
                 let at = { (x: Int, y: Int) in Int(source[y * patch.bytesPerRow + x * 4 + channel]) }

@@ -50,11 +50,8 @@ public struct OrientationFitProcessor: ImageProcessor {
     /// before the rule reads it: a side taken from the image is its own, and a clamped box is cut to the image (as
     /// thumbor's `no_upscale()` cuts the size before `full-fit-in` covers it).
     public func resize(forWidth width: Int, height: Int) -> ResizeProcessor {
-        var targetWidth = adjustments.usesSourceWidth ? width : size.width
-        var targetHeight = adjustments.usesSourceHeight ? height : size.height
-        if adjustments.clampsTargetToImage {
-            (targetWidth, targetHeight) = (min(targetWidth, width), min(targetHeight, height))
-        }
+        let target = adjustments.target(size, width: width, height: height)
+        let (targetWidth, targetHeight) = (Int(target.width), Int(target.height))
         var chosen: ResizeProcessor
         switch rule {
         case .auto:

@@ -123,18 +123,9 @@ public struct WatermarkProcessor: ImageProcessor {
     /// The mark faded by `alphaReduction`, then scaled as `fit` or `scale` ask, within the image's limits.
     private func prepared(for image: DecodedImage) throws -> Raster {
         var mark = alphaReduction > 0 ? try watermark.reducingAlpha(by: alphaReduction) : watermark
-        let size: (width: Int, height: Int)?
-        if fit.width != nil || fit.height != nil {
-            size = Self.fitted(
-                mark: (mark.width, mark.height), image: (image.width, image.height), bounds: fit,
-                roundsToEven: fitRoundsToEven)
-        } else if let scale {
-            let width = max(1, Int((Double(image.width) * scale).rounded()))
-            size = (width, max(1, Int((Double(mark.height) * Double(width) / Double(mark.width)).rounded())))
-        } else {
-            size = nil
-        }
-        if let size, size.width != mark.width || size.height != mark.height {
+        if let size = scaledSize(on: (image.width, image.height)),
+            size.width != mark.width || size.height != mark.height
+        {
             try DecodeLimits.default.checkGrowth(
                 width: size.width, height: size.height, frames: 1, sourcePixels: image.width * image.height,
                 what: "watermark scale")
@@ -143,6 +134,17 @@ public struct WatermarkProcessor: ImageProcessor {
                 outputHeight: size.height, filter: fit.width != nil || fit.height != nil ? .lanczos3 : .catmullRom)
         }
         return mark
+    }
+
+    /// The size `fit` (or else `scale`) gives the mark on an image of `image`'s size; nil when neither is set.
+    func scaledSize(on image: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+        if fit.width != nil || fit.height != nil {
+            return Self.fitted(
+                mark: (watermark.width, watermark.height), image: image, bounds: fit, roundsToEven: fitRoundsToEven)
+        }
+        guard let scale else { return nil }
+        let width = max(1, Int((Double(image.width) * scale).rounded()))
+        return (width, max(1, Int((Double(watermark.height) * Double(width) / Double(watermark.width)).rounded())))
     }
 
     /// The mark's size fitting `bounds` (fractions of the image's sides), as thumbor's `calc_watermark_size`;

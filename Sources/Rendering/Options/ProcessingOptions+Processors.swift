@@ -163,11 +163,7 @@ extension ProcessingOptions {
             }
         }
         if let source = ninePatch {
-            guard let patch = images[source] else {
-                let option = OptionError.shown(spelling("ninepatch"))
-                throw OptionError(
-                    .conflicting, item: option, message: "option \"\(option)\": its image \(source) was not loaded")
-            }
+            guard let patch = images[source] else { throw Self.notLoaded(source, option: spelling("ninepatch")) }
             try add("ninepatch") {
                 var processor = try NinePatchFrameProcessor(ninePatch: patch.raster, id: patch.id)
                 processor.limits = limits
@@ -176,12 +172,11 @@ extension ProcessingOptions {
         }
         if let mark = self.watermark {
             guard let watermark = mark.source.map({ images[$0] }) ?? watermark else {
+                if let source = mark.source { throw Self.notLoaded(source, option: spelling("wm")) }
                 let option = OptionError.shown(spelling("wm"))
                 throw OptionError(
                     .conflicting, item: option,
-                    message: mark.source == nil
-                        ? "option \"\(option)\": no watermark is configured (serve.watermark)"
-                        : "option \"\(option)\": its image \(mark.source ?? "") was not loaded")
+                    message: "option \"\(option)\": no watermark is configured (serve.watermark)")
             }
             try add("wm") {
                 var processor = try WatermarkProcessor(
@@ -248,14 +243,19 @@ extension ProcessingOptions {
         }
     }
 
-    /// Whether the decoder may decode at a reduced scale for the resize: not when `trim` or `crop` come first
-    /// (crop pixels are pixels of the full-size source, and a crop keeps less than the resize expects).
-    public var allowsReducedDecode: Bool {
-        trim == nil && crop == nil && (width != nil || height != nil) && !adjustmentsNeedFullSize
+    /// The error for an image an option names by URL that the caller did not load into `images`.
+    private static func notLoaded(_ source: String, option spelled: String) -> OptionError {
+        let option = OptionError.shown(spelled)
+        return OptionError(
+            .conflicting, item: option, message: "option \"\(option)\": its image \(source) was not loaded")
     }
 
-    /// Whether the resize's adjustments work on the source's own pixels (`ResizeAdjustments.needsFullSizeImage`).
-    private var adjustmentsNeedFullSize: Bool { adjustments.needsFullSizeImage }
+    /// Whether the decoder may decode at a reduced scale for the resize: not when `trim` or `crop` come first
+    /// (crop pixels are pixels of the full-size source, and a crop keeps less than the resize expects), nor when the
+    /// resize's adjustments work on the source's own pixels (`ResizeAdjustments.needsFullSizeImage`).
+    public var allowsReducedDecode: Bool {
+        trim == nil && crop == nil && (width != nil || height != nil) && !adjustments.needsFullSizeImage
+    }
 
     /// What encoders of formats without alpha composite transparent pixels onto: `bg`, else white.
     public var flattenBackground: RGBColor {

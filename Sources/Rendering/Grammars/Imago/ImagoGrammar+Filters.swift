@@ -4,8 +4,8 @@ import Foundation
 extension ProcessingOptions {
     static let watermarkExpected =
         "OPACITY:POSITION[:SCALE] (opacity 0 to 1, position as g without sm, scale 0 to 1), then any of off:X:Y, "
-        + "grid:GAP_X:GAP_Y or spread:h|v|hv, fit:W|-:H|- (fractions of the output; then even: the box rounded to even pixels, as imgproxy), fade:LEVELS (0 to 255), "
-        + "src:URL (base64url)"
+        + "grid:GAP_X:GAP_Y or spread:h|v|hv, fit:W|-:H|- (fractions of the output; then even: the box rounded to "
+        + "even pixels, as imgproxy), fade:LEVELS (0 to 255), src:URL (base64url)"
 
     static let filterRows: [OptionRow<Void>] = [
         row("blur", "a sigma from 0.3 to 100", canonical: { $0.blur.map(number) }) {
