@@ -79,12 +79,7 @@ extension ImageServer {
         // What the policy allows is the normalised source: it is what is fetched, and what the result is keyed by.
         let url = try policy.check(ImagePath.sourceURL(requested.source))
         // So are the images the options name (a watermark's, a frame's): checked as sources, keyed normalised.
-        if let mark = options.watermark?.source {
-            options.watermark?.source = try policy.check(ImagePath.sourceURL(mark)).absoluteString
-        }
-        if let patch = options.ninePatch {
-            options.ninePatch = try policy.check(ImagePath.sourceURL(patch)).absoluteString
-        }
+        try options.mapImageSources { try policy.check(ImagePath.sourceURL($0)).absoluteString }
         var format: ImageFormat?
         var bestFormats: [ImageFormat]?
         switch options.format {

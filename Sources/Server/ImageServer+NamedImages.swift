@@ -10,9 +10,8 @@ import Imago
 extension ImageServer {
     /// The images `job`'s options name, upright (the first frame), by URL.
     func images(for job: RenderJob) async throws -> [String: ProcessingOptions.WatermarkImage] {
-        let named = [("ninepatch", job.options.ninePatch), ("wm", job.options.watermark?.source)]
         var images: [String: ProcessingOptions.WatermarkImage] = [:]
-        for case let (key, source?) in named where images[source] == nil {
+        for (key, source) in job.options.imageSources where images[source] == nil {
             images[source] = try await image(source, for: OptionError.shown(job.spelling(of: key)))
         }
         return images

@@ -235,9 +235,17 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// No options.
     public init() {}
 
-    /// The URLs of the images these options name, which the caller loads for the render (`RenderSettings.images`):
-    /// a nine-patch frame's and a watermark's.
-    public var imageSources: [String] { [ninePatch, watermark?.source].compactMap { $0 } }
+    /// The URLs of the images these options name, which the caller loads for the render (`RenderSettings.images`),
+    /// each with the Imago key of its option (to name it in an error): a nine-patch frame's, then a watermark's.
+    public var imageSources: [(key: String, url: String)] {
+        [("ninepatch", ninePatch), ("wm", watermark?.source)].compactMap { key, url in url.map { (key, $0) } }
+    }
+
+    /// Replaces each URL `imageSources` lists with `transform`'s (a server resolves and checks them as sources).
+    public mutating func mapImageSources(_ transform: (String) throws -> String) rethrows {
+        if let patch = ninePatch { ninePatch = try transform(patch) }
+        if let mark = watermark?.source { watermark?.source = try transform(mark) }
+    }
 
     /// Parses `text` in Imago's own grammar (`w=300,fit=cover`, or `-` for none), then checks the options together
     /// (`validate`); a bad item throws an `OptionError` naming it. Presets named by `pr` are applied first, in

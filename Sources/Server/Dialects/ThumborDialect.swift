@@ -34,10 +34,7 @@ struct ThumborDialect: URLDialect {
         }
         var (reading, image) = try ThumborGrammar.options(signed, context: context)
         // watermark(URL,…) and frame(URL): URL is read as IMAGE is, under loaderBase when it is a path.
-        if let mark = reading.options.watermark?.source {
-            reading.options.watermark?.source = try source(Substring(mark))
-        }
-        if let patch = reading.options.ninePatch { reading.options.ninePatch = try source(Substring(patch)) }
+        try reading.options.mapImageSources { try source(Substring($0)) }
         return DialectRequest(
             source: try source(image), options: reading.options, spellings: reading.spellings,
             skipped: reading.scratch.skippedFilters)

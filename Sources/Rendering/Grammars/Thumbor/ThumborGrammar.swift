@@ -70,9 +70,8 @@ public enum ThumborGrammar {
                 let shown = OptionError.shown(segment.prefix(24))
                 throw OptionError(
                     .unsupported, item: shown,
-                    message:
-                        "thumbor: \(shown)/ is not supported (fit-in, adaptive-fit-in, full-fit-in and adaptive-full-fit-in are)"
-                )
+                    message: "thumbor: \(shown)/ is not supported "
+                        + "(fit-in, adaptive-fit-in, full-fit-in and adaptive-full-fit-in are)")
             }
             (reading.scratch.fitIn, reading.scratch.fitMode) = (true, mode)
         }
