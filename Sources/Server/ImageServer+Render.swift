@@ -92,24 +92,28 @@ extension ImageServer {
 
     /// The loader's render of `job`, of its source or of `sourceData` (the source's bytes, already fetched).
     func renderImage(_ job: RenderJob, sourceData: Data? = nil) async throws -> RenderedImage {
-        let images = try await images(for: job)
-        let result = try await loader.render(
-            try renderRequest(job, sourceData: sourceData, deadline: job.deadline, images: images))
+        let result = try await loaderRender(job, sourceData: sourceData)
         metrics.recordRender()
-        metrics.recordEncodes(result.encodes)
         return try await rendered(result, kind: job.kind)
     }
 
     /// The fallback image processed with `job`'s options, served with `fallbackStatus` and a short max-age.
     func renderFallback(_ job: RenderJob) async throws -> RenderedImage {
-        let images = try await images(for: job)
-        let result = try await loader.render(
-            try renderRequest(job, sourceData: trusted.fallback, deadline: job.deadline, images: images))
-        metrics.recordEncodes(result.encodes)
+        let result = try await loaderRender(job, sourceData: trusted.fallback)
         var image = try await rendered(result, kind: job.kind)
         image.status = settings.fallbackStatus
         image.maxAge = settings.fallbackMaxAge
         return image
+    }
+
+    /// The loader's render of `job` (of `sourceData` when given) with the images its options name; its encodes
+    /// counted.
+    private func loaderRender(_ job: RenderJob, sourceData: Data?) async throws -> RenderResult {
+        let images = try await images(for: job)
+        let result = try await loader.render(
+            try renderRequest(job, sourceData: sourceData, deadline: job.deadline, images: images))
+        metrics.recordEncodes(result.encodes)
+        return result
     }
 
     /// A render's result as a response body.

@@ -16,17 +16,17 @@ extension ProcessingOptions {
         row("msr", megapixelsExpected, canonical: { $0.limits.maxSourcePixels.map(canonicalMegapixels) }) {
             $0.limits.maxSourcePixels = try megapixels($1)
         },
-        row("msfs", "a number of bytes from 1", canonical: { $0.limits.maxSourceBytes.map(String.init) }) {
-            $0.limits.maxSourceBytes = try $1.int(0, in: 1...Int(Int32.max) * 8)
+        row("msfs", AnswerValue.bytes.expected, canonical: { $0.limits.maxSourceBytes.map(String.init) }) {
+            $0.limits.maxSourceBytes = try AnswerValue.bytes.read($1)
         },
-        row("maf", "a number of frames from 1", canonical: { $0.limits.maxFrames.map(String.init) }) {
-            $0.limits.maxFrames = try $1.int(0, in: 1...999_999_999)
+        row("maf", AnswerValue.frames.expected, canonical: { $0.limits.maxFrames.map(String.init) }) {
+            $0.limits.maxFrames = try AnswerValue.frames.read($1)
         },
         row("mafr", megapixelsExpected, canonical: { $0.limits.maxFramePixels.map(canonicalMegapixels) }) {
             $0.limits.maxFramePixels = try megapixels($1)
         },
-        row("mrd", "a side in pixels from 1", canonical: { $0.limits.maxResultSide.map(String.init) }) {
-            $0.limits.maxResultSide = try $1.int(0, in: 1...65_535)
+        row("mrd", AnswerValue.side.expected, canonical: { $0.limits.maxResultSide.map(String.init) }) {
+            $0.limits.maxResultSide = try AnswerValue.side.read($1)
         },
         // Written only without `raw`, which answers every source unprocessed.
         row(
@@ -43,11 +43,35 @@ extension ProcessingOptions {
                 })
         },
         row("raw", "0 or 1", canonical: { $0.raw ? "1" : nil }) { $0.raw = try $1.bool(0) ?? false },
-        row("maxage", "seconds from 0", canonical: { $0.maxAge.map(String.init) }) {
-            $0.maxAge = try $1.int(0, in: 0...Int(Int32.max))
+        row("maxage", AnswerValue.seconds.expected, canonical: { $0.maxAge.map(String.init) }) {
+            $0.maxAge = try AnswerValue.seconds.read($1)
         },
         row("autojpg", "0 or 1", canonical: { $0.autoJPEG ? "1" : nil }) { $0.autoJPEG = try $1.bool(0) ?? false },
     ]
+
+    /// The whole-number values of the answer options, with their bounds, for every grammar that reads them.
+    enum AnswerValue {
+        case bytes, frames, side, seconds
+
+        var expected: String {
+            switch self {
+            case .bytes: "a number of bytes from 1"
+            case .frames: "a number of frames from 1"
+            case .side: "a side in pixels from 1"
+            case .seconds: "seconds from 0"
+            }
+        }
+
+        /// The first argument, within this value's bounds.
+        func read(_ arguments: OptionArguments) throws -> Int? {
+            switch self {
+            case .bytes: try arguments.int(0, in: 1...Int(Int32.max) * 8)
+            case .frames: try arguments.int(0, in: 1...999_999_999)
+            case .side: try arguments.int(0, in: 1...65_535)
+            case .seconds: try arguments.int(0, in: 0...Int(Int32.max))
+            }
+        }
+    }
 
     /// Longest download name, in UTF-8 bytes (a common file-system limit).
     public static let maxFilenameBytes = 255

@@ -166,13 +166,13 @@ extension ImgproxyGrammar {
             reading, arguments in
             reading.options.limits.maxSourcePixels = try ProcessingOptions.megapixels(arguments)
         },
-        Row(["max_src_file_size", "msfs"], expected: "a number of bytes from 1", writes: ["msfs"]) {
+        Row(["max_src_file_size", "msfs"], expected: ProcessingOptions.AnswerValue.bytes.expected, writes: ["msfs"]) {
             reading, arguments in
-            reading.options.limits.maxSourceBytes = try arguments.int(0, in: 1...Int(Int32.max) * 8)
+            reading.options.limits.maxSourceBytes = try ProcessingOptions.AnswerValue.bytes.read(arguments)
         },
-        Row(["max_animation_frames", "maf"], expected: "a number of frames from 1", writes: ["maf"]) {
+        Row(["max_animation_frames", "maf"], expected: ProcessingOptions.AnswerValue.frames.expected, writes: ["maf"]) {
             reading, arguments in
-            reading.options.limits.maxFrames = try arguments.int(0, in: 1...999_999_999)
+            reading.options.limits.maxFrames = try ProcessingOptions.AnswerValue.frames.read(arguments)
         },
         Row(
             ["max_animation_frame_resolution", "mafr"], expected: ProcessingOptions.megapixelsExpected,
@@ -180,9 +180,9 @@ extension ImgproxyGrammar {
         ) { reading, arguments in
             reading.options.limits.maxFramePixels = try ProcessingOptions.megapixels(arguments)
         },
-        Row(["max_result_dimension", "mrd"], expected: "a side in pixels from 1", writes: ["mrd"]) {
+        Row(["max_result_dimension", "mrd"], expected: ProcessingOptions.AnswerValue.side.expected, writes: ["mrd"]) {
             reading, arguments in
-            reading.options.limits.maxResultSide = try arguments.int(0, in: 1...65_535)
+            reading.options.limits.maxResultSide = try ProcessingOptions.AnswerValue.side.read(arguments)
         },
         Row(["skip_processing", "skp"], expected: formatExpected, arguments: 1...16, writes: ["skp"]) {
             reading, arguments in

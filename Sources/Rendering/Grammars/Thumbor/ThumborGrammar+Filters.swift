@@ -135,8 +135,9 @@ extension ThumborGrammar {
             reading.scratch.stretch = true
         },
         // The answer's Cache-Control max-age, at most the service's (`serve.cacheMaxAge`).
-        Row(["max_age"], expected: "seconds from 0", writes: ["maxage"]) { reading, arguments in
-            reading.options.maxAge = try arguments.int(0, in: 0...Int(Int32.max))
+        Row(["max_age"], expected: ProcessingOptions.AnswerValue.seconds.expected, writes: ["maxage"]) {
+            reading, arguments in
+            reading.options.maxAge = try ProcessingOptions.AnswerValue.seconds.read(arguments)
         },
         // A PNG source without alpha answered as JPEG, unless format() names one.
         Row(["autojpg"], expected: "nothing, True or False", arguments: 0...1, writes: ["autojpg"]) {
