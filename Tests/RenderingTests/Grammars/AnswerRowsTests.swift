@@ -5,17 +5,11 @@ import Testing
 /// Issue 35, phase 3: the rows that change the answer rather than the pixels (`ImagoGrammar+Answer.swift`):
 /// imgproxy's `fn`, `att`, security limits, `skp` and `raw`, thumbor's `max_age`, each read into the model and
 /// keyed as its Imago spelling.
-@Suite struct AnswerRowsTests {
+@Suite struct AnswerRowsTests: GrammarReading {
     var context: ProcessingOptions.Context {
         var context = ProcessingOptions.Context(maxOutputSide: 8192)
         context.sourceLimits = DecodeLimits(maxPixels: 50_000_000, maxFrames: 100, maxBytes: 10_000_000)
         return context
-    }
-
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(segments.split(separator: "/"), extension: nil, context: context).options
     }
 
     func failure(_ body: () throws -> ProcessingOptions) -> OptionError? {

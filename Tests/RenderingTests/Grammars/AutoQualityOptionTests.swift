@@ -4,14 +4,8 @@ import Testing
 /// `q=auto` and `f=best` in every grammar that has them: Imago's `q=auto[:TARGET[:MIN:MAX]]` and `f=best`,
 /// imgproxy Pro's `autoquality:dssim:…` and `format:best`, one model and one key; bad targets, ranges and formats
 /// refused with the reason.
-@Suite struct AutoQualityOptionTests {
+@Suite struct AutoQualityOptionTests: GrammarReading {
     let context = ProcessingOptions.Context()
-
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(segments.split(separator: "/"), extension: nil, context: context).options
-    }
 
     func refusal(_ body: () throws -> ProcessingOptions) -> String {
         do {

@@ -6,21 +6,11 @@ import Testing
 /// Issue 35, phase 2: each imgproxy option and thumbor filter the coverage table (Docs/Dialects.md) marks as
 /// served writes the model as its documentation says, keys like its Imago spelling, and makes the processor that
 /// does it.
-@Suite struct DialectRowsTests {
+@Suite struct DialectRowsTests: GrammarReading {
     let context = ProcessingOptions.Context()
 
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String, extension: Substring? = nil) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(segments.split(separator: "/"), extension: `extension`, context: context).options
-    }
-
-    func thumbor(_ path: String) throws -> OptionsReading<ThumborGrammar.Scratch> {
-        try ThumborGrammar.options(Substring(path), context: context).reading
-    }
-
-    /// The size `options` make of a `width` × `height` image.
-    /// The size `options` give a `width`×`height` image: rendered off the pool (up to a second each in a debug build).
+    /// The size `options` make of a `width` × `height` image, rendered off the pool (up to a second each in a debug
+    /// build).
     func output(_ options: ProcessingOptions, _ width: Int, _ height: Int) async throws -> (Int, Int) {
         try await offPool {
             let image = DecodedImage(

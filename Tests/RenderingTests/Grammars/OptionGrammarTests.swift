@@ -3,20 +3,8 @@ import Testing
 
 /// The one options model written by three grammars: each grammar's rows write typed values (no text parsed
 /// twice), one validation runs, one canonical form keys the result, and errors name the option as its user wrote it.
-@Suite struct OptionGrammarTests {
+@Suite struct OptionGrammarTests: GrammarReading {
     let context = ProcessingOptions.Context()
-
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String, extension: Substring? = nil) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(
-            segments.split(separator: "/"), extension: `extension`, context: context
-        ).options
-    }
-
-    func thumbor(_ path: String) throws -> ProcessingOptions {
-        try ThumborGrammar.options(Substring(path), context: context).reading.options
-    }
 
     func error(_ body: () throws -> ProcessingOptions) -> OptionError? {
         do {
@@ -35,21 +23,23 @@ import Testing
         #expect(proxied == own && proxied.canonical == own.canonical)
         // thumbor's fill-and-crop truncates its sides and cuts whole pixels; its blur is cut at the radius.
         let thumbed = try thumbor("300x200/right/top/filters:blur(2):quality(70):format(webp):no_upscale()/a.jpg")
+            .options
         let thumborsOwn = try imago("w=300,h=200,fit=cover,g=ne,gblur=2:2,q=70,f=webp,adj=clamp:floor:whole")
         #expect(thumbed == thumborsOwn && thumbed.canonical == thumborsOwn.canonical)
         // One side and 0 keep the aspect in every grammar.
         #expect(try imgproxy("rs:fit:300:0").canonical == imago("w=300").canonical)
-        #expect(try thumbor("fit-in/300x0/a.jpg").canonical == imago("w=300").canonical)
+        #expect(try thumbor("fit-in/300x0/a.jpg").options.canonical == imago("w=300").canonical)
     }
 
     @Test func numbersAreValuesWhateverTheirSpellingWhereTheGrammarAllowsIt() throws {
         // imgproxy and thumbor read any digits; the model, and so the key, holds the value.
         #expect(try imgproxy("w:010/bl:2.50").canonical == imago("w=10,blur=2.5").canonical)
-        #expect(try thumbor("0300x0/a.jpg").width == 300)
+        #expect(try thumbor("0300x0/a.jpg").options.width == 300)
         // A point with digits on one side only (thumbor's `[-]?(\d+\.?\d*|\d*\.?\d+)`, Go's ParseFloat).
         #expect(try imgproxy("bl:2.").canonical == imago("blur=2").canonical)
         #expect(try imgproxy("bl:.5").canonical == imago("blur=0.5").canonical)
-        #expect(try thumbor("filters:sharpen(1.5,2.,true)/a.jpg").canonical == imago("wsharpen=1.5:2:1").canonical)
+        #expect(
+            try thumbor("filters:sharpen(1.5,2.,true)/a.jpg").options.canonical == imago("wsharpen=1.5:2:1").canonical)
         #expect(error { try imgproxy("bl:.") } != nil)
         #expect(try imago("blur=2.").canonical == imago("blur=2").canonical)
         // Imago's own grammar and imgproxy's read every spelling (a `+` too, as Go does); thumbor's patterns have
@@ -76,7 +66,7 @@ import Testing
         let proxied = error { try imgproxy("bl:0.1") }
         #expect(proxied?.item == "bl:0.1" && proxied?.message.hasPrefix("imgproxy option \"bl:0.1\"") == true)
         #expect(proxied?.message.contains("blur=") == false)
-        let filtered = error { try thumbor("300x200/filters:redeye()/a.jpg") }
+        let filtered = error { try thumbor("300x200/filters:redeye()/a.jpg").options }
         #expect(
             filtered?.message.contains("thumbor filter \"redeye()\"") == true,
             "\(filtered?.message ?? "")")
@@ -108,7 +98,8 @@ import Testing
                 "crop=500:500:10:10"
             ),
             (
-                try thumbor("500x500:510x510/a.jpg"), { (key: String) in key == "crop" ? "500x500:510x510" : key },
+                try thumbor("500x500:510x510/a.jpg").options,
+                { (key: String) in key == "crop" ? "500x500:510x510" : key },
                 "500x500:510x510"
             ),
         ] {
@@ -125,7 +116,7 @@ import Testing
     }
 
     @Test func thumborsCropShapesAreReadAsCrops() {
-        let failure = error { try thumbor("-10x-10:50x50/a.jpg") }
+        let failure = error { try thumbor("-10x-10:50x50/a.jpg").options }
         #expect(failure?.message.contains("thumbor crop \"-10x-10:50x50\"") == true, "\(failure?.message ?? "")")
         #expect(failure?.message.contains("loaderBase") == false)
     }

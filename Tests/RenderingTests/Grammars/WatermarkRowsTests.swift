@@ -5,18 +5,8 @@ import Testing
 /// Issue 35, phase 3: thumbor's `watermark(URL,X,Y,ALPHA[,W_RATIO,H_RATIO])` and imgproxy's `wm` offsets and `re`
 /// write one watermark model, keyed (with the mark's URL) in Imago's `wm`, which reads its canonical form back;
 /// thumbor's `frame(URL)` is Imago's `ninepatch`.
-@Suite struct WatermarkRowsTests {
+@Suite struct WatermarkRowsTests: GrammarReading {
     let context = ProcessingOptions.Context()
-
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(segments.split(separator: "/"), extension: nil, context: context).options
-    }
-
-    func thumbor(_ path: String) throws -> OptionsReading<ThumborGrammar.Scratch> {
-        try ThumborGrammar.options(Substring(path), context: context).reading
-    }
 
     func mark(_ filter: String) throws -> ProcessingOptions.Watermark? {
         try thumbor("filters:\(filter)/a.jpg").options.watermark

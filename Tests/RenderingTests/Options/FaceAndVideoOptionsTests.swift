@@ -4,14 +4,8 @@ import Testing
 
 /// Faces and video in the one options model (issue 38): `g=face` and its imgproxy/thumbor spellings, `blurfaces`,
 /// `pixelatefaces`, `t`, `frames`, `fps`: read, keyed, and made into the render's detection and timeline.
-@Suite struct FaceAndVideoOptionsTests {
+@Suite struct FaceAndVideoOptionsTests: GrammarReading {
     let context = ProcessingOptions.Context()
-
-    func imago(_ text: String) throws -> ProcessingOptions { try ProcessingOptions(parsing: text, context: context) }
-
-    func imgproxy(_ segments: String) throws -> ProcessingOptions {
-        try ImgproxyGrammar.options(segments.split(separator: "/"), extension: nil, context: context).options
-    }
 
     /// Finds one face in the left quarter of any image.
     struct LeftFace: ImageDetector {
