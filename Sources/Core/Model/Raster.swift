@@ -140,3 +140,11 @@ extension UnsafeMutableRawBufferPointer {
         return UnsafeMutableRawBufferPointer(start: pointer, count: byteCount)
     }
 }
+
+extension Raster {
+    /// `xxh64:` and a hash of the pixels (seeded with the width): how a processor names an image it draws in its
+    /// identifier when the caller gives no name (a watermark, a nine-patch frame).
+    var pixelID: String {
+        withUnsafeBytes { bytes in "xxh64:" + String(XXHash64.hash(bytes, seed: UInt64(width)), radix: 16) }
+    }
+}

@@ -21,11 +21,7 @@ public struct NinePatchFrameProcessor: ImageProcessor {
                 "a nine-patch needs a border around its pixels: \(ninePatch.width)x\(ninePatch.height)")
         }
         self.ninePatch = ninePatch
-        self.ninePatchID =
-            id
-            ?? ninePatch.withUnsafeBytes { bytes in
-                "xxh64:" + String(XXHash64.hash(bytes, seed: UInt64(ninePatch.width)), radix: 16)
-            }
+        self.ninePatchID = id ?? ninePatch.pixelID
     }
 
     /// `ninepatch(ID)`.

@@ -62,11 +62,7 @@ public struct WatermarkProcessor: ImageProcessor {
         self.opacity = opacity
         self.gravity = gravity
         self.scale = scale
-        self.watermarkID =
-            id
-            ?? watermark.withUnsafeBytes { bytes in
-                "xxh64:" + String(XXHash64.hash(bytes, seed: UInt64(watermark.width)), radix: 16)
-            }
+        self.watermarkID = id ?? watermark.pixelID
     }
 
     /// Creates a watermark from a decoded image: its first frame, turned upright by its EXIF orientation.
