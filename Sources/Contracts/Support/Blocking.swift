@@ -41,7 +41,7 @@ enum Blocking {
                 }.start()
             }
             group.wait()
-            return results.withLock { $0.compactMap { $0 } }
+            return results.withLock { $0.map { $0! } }  // every job has run
         }
     }
 }
