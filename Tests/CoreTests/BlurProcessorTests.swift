@@ -9,10 +9,10 @@ import Testing
     static let tolerance = 1
 
     @Test(arguments: [0.3, 0.8, 2, 5, 17.5, 100])
-    func opaqueMatchesPillow(sigma: Double) throws {
+    func opaqueMatchesPillow(sigma: Double) async throws {
         let raster = try TestImages.photoLike(61, 43, alpha: false)
         let blurred = try BlurProcessor(sigma: sigma).process(TestImages.image(raster, hasAlpha: false))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = im.convert('RGB').filter(ImageFilter.GaussianBlur(float(args[0])))", raster,
             arguments: ["\(sigma)"])
         let worst = PythonReference.maxDifference(blurred.raster, expected)
@@ -20,10 +20,10 @@ import Testing
     }
 
     @Test(arguments: [0.5, 3, 40])
-    func alphaMatchesPillowPremultiplied(sigma: Double) throws {
+    func alphaMatchesPillowPremultiplied(sigma: Double) async throws {
         let raster = try TestImages.photoLike(50, 37, alpha: true)
         let blurred = try BlurProcessor(sigma: sigma).process(TestImages.image(raster)).raster
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = im.convert('RGBa').filter(ImageFilter.GaussianBlur(float(args[0]))).convert('RGBA')", raster,
             arguments: ["\(sigma)"])
         let (ours, theirs) = (blurred.pixels, expected.pixels)

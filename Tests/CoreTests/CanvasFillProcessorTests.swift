@@ -7,10 +7,10 @@ import Testing
 @Suite struct CanvasFillProcessorTests {
     static let python = ColourProcessorTests.thumborPython
 
-    @Test func flattenEqualsThumborsCompositeWithinALevel() throws {
+    @Test func flattenEqualsThumborsCompositeWithinALevel() async throws {
         let raster = try TestImages.photoLike(30, 20, alpha: true)
         let flat = try FlattenProcessor(background: RGBA(0, 0, 255)).process(TestImages.image(raster))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             from thumbor.ext.filters import _composite
             canvas = Image.new('RGBA', im.size, (0, 0, 255))
@@ -32,12 +32,12 @@ import Testing
     /// thumbor's `fill(00ff00,true)` on a transparent PNG in a larger fit-in box (issue 35: 12 dB before): the
     /// canvas and the image's own transparent area take the colour.
     @Test(arguments: [true, false])
-    func fillWithAColourEqualsThumbor(fillsTransparency: Bool) throws {
+    func fillWithAColourEqualsThumbor(fillsTransparency: Bool) async throws {
         let raster = try TestImages.photoLike(30, 20, alpha: true)
         let filled = try CanvasFillProcessor(
             width: 40, height: 35, fill: .colour(RGBA(0, 255, 0)), fillsTransparency: fillsTransparency
         ).process(TestImages.image(raster))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             from thumbor.ext.filters import _composite
             canvas = Image.new('RGBA', (40, 35), (0, 255, 0))
@@ -53,11 +53,11 @@ import Testing
         #expect(filled.hasAlpha == !fillsTransparency)
     }
 
-    @Test func fillWithTheMeanColourEqualsThumborsAuto() throws {
+    @Test func fillWithTheMeanColourEqualsThumborsAuto() async throws {
         let raster = try TestImages.photoLike(30, 20, alpha: false)
         let filled = try CanvasFillProcessor(width: 30, height: 40, fill: .average)
             .process(TestImages.image(raster, hasAlpha: false))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             from thumbor.ext.filters import _fill
             colour = _fill.apply('RGB', im.convert('RGB').tobytes())
@@ -67,11 +67,11 @@ import Testing
         #expect(PythonReference.maxDifference(filled.raster, expected) == 0)
     }
 
-    @Test func fillWithABlurIsNearThumbors() throws {
+    @Test func fillWithABlurIsNearThumbors() async throws {
         let raster = try TestImages.photoLike(60, 40, alpha: false)
         let filled = try CanvasFillProcessor(width: 90, height: 80, fill: .blur)
             .process(TestImages.image(raster, hasAlpha: false))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             from thumbor.filters.blur import apply_blur
             data = apply_blur('RGBA', im.tobytes(), im.size, 50)

@@ -7,24 +7,24 @@ import Testing
 @Suite struct ColourProcessorTests {
     static let thumborPython = "/opt/imago-thumbor-venv/bin/python3"
 
-    func thumbor(_ script: String, _ raster: Raster, _ arguments: [String]) throws -> Raster {
-        try PythonReference.image(script, raster, arguments: arguments, interpreter: Self.thumborPython)
+    func thumbor(_ script: String, _ raster: Raster, _ arguments: [String]) async throws -> Raster {
+        try await PythonReference.image(script, raster, arguments: arguments, interpreter: Self.thumborPython)
     }
 
-    @Test func grayscaleEqualsPillowAndKeepsAlpha() throws {
+    @Test func grayscaleEqualsPillowAndKeepsAlpha() async throws {
         let raster = try TestImages.photoLike(37, 23, alpha: true)
         let grey = try GrayscaleProcessor().process(TestImages.image(raster)).raster
-        let expected = try PythonReference.image("out = im.convert('LA')", raster)
+        let expected = try await PythonReference.image("out = im.convert('LA')", raster)
         #expect(PythonReference.maxDifference(grey, expected) == 0)
         #expect(grey[3, 4].a == raster[3, 4].a)
         #expect(GrayscaleProcessor().identifier == "grayscale")
     }
 
     @Test(arguments: [-100, -37, 15, 100])
-    func brightnessEqualsThumbor(amount: Int) throws {
+    func brightnessEqualsThumbor(amount: Int) async throws {
         let raster = try TestImages.photoLike(31, 17, alpha: false)
         let bright = try BrightnessProcessor(amount: amount).process(TestImages.image(raster)).raster
-        let expected = try thumbor(
+        let expected = try await thumbor(
             """
             from thumbor.ext.filters import _brightness
             out = Image.frombytes('RGBA', im.size, _brightness.apply('RGBA', int(args[0]), im.tobytes()))
@@ -34,10 +34,10 @@ import Testing
     }
 
     @Test(arguments: [-100, -40, 25, 100])
-    func contrastEqualsThumbor(amount: Int) throws {
+    func contrastEqualsThumbor(amount: Int) async throws {
         let raster = try TestImages.photoLike(31, 17, alpha: false)
         let contrasted = try ContrastProcessor(amount: amount).process(TestImages.image(raster)).raster
-        let expected = try thumbor(
+        let expected = try await thumbor(
             """
             from thumbor.ext.filters import _contrast
             out = Image.frombytes('RGBA', im.size, _contrast.apply('RGBA', int(args[0]), im.tobytes()))
@@ -45,11 +45,11 @@ import Testing
         #expect(PythonReference.maxDifference(contrasted, expected) == 0)
     }
 
-    @Test func roundCornersMatchThumborsShape() throws {
+    @Test func roundCornersMatchThumborsShape() async throws {
         let raster = try TestImages.raster(60, 40) { _, _ in RGBA(20, 120, 220) }
         let rounded = try RoundCornerProcessor(radiusX: 12, radiusY: 8, background: RGBA(255, 0, 0))
             .process(TestImages.image(raster, hasAlpha: false)).raster
-        let expected = try thumbor(
+        let expected = try await thumbor(
             """
             from thumbor.ext.filters import _round_corner
             rgb = im.convert('RGB')

@@ -23,11 +23,11 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func matchesPillowCropOfTheClampedBox(index: Int) throws {
+    func matchesPillowCropOfTheClampedBox(index: Int) async throws {
         let (region, box) = Self.cases[index]
         let raster = try Self.raster.get()
         let cropped = try CropProcessor(region: region).process(TestImages.image(raster))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = im.crop(tuple(int(v) for v in args))", raster,
             arguments: [box.0, box.1, box.2, box.3].map(String.init))
         #expect(cropped.raster == expected, "\(region)")

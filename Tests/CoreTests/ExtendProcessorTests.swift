@@ -10,7 +10,7 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func matchesPillowPaste(index: Int) throws {
+    func matchesPillowPaste(index: Int) async throws {
         let (gravity, width, height) = Self.cases[index]
         let raster = try TestImages.photoLike(23, 17, alpha: true)
         let extended = try ExtendProcessor(
@@ -18,7 +18,7 @@ import Testing
         ).process(TestImages.image(raster))
         // The placement: the free space times the gravity's anchor, rounded down (negative: the image is cut).
         let anchor = gravity.anchor
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             import math
             W, H, ax, ay = int(args[0]), int(args[1]), float(args[2]), float(args[3])

@@ -4,12 +4,12 @@ import Testing
 
 /// Borders against Pillow's `ImageOps.expand`, exactly; the pixel budget is checked before allocating.
 @Suite struct PadProcessorTests {
-    @Test func matchesPillowExpand() throws {
+    @Test func matchesPillowExpand() async throws {
         let raster = try TestImages.photoLike(29, 19, alpha: false)
         let background = RGBA(10, 200, 30, 128)
         let pad = try PadProcessor(top: 3, right: 5, bottom: 7, left: 11, background: background)
         let padded = try pad.process(TestImages.image(raster))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = ImageOps.expand(im, border=(11, 3, 5, 7), fill=(10, 200, 30, 128))", raster)
         #expect(padded.raster == expected)
         #expect(padded.width == 29 + 16 && padded.height == 19 + 10)

@@ -9,13 +9,13 @@ import Testing
     static let vipsPython = "/opt/imago-vips-venv/bin/python3"
 
     @Test(arguments: [4, 7, 16])
-    func equalsLibvipsShrinkAndZoom(size: Int) throws {
+    func equalsLibvipsShrinkAndZoom(size: Int) async throws {
         let raster = try TestImages.photoLike(45, 30, alpha: false)
         let pixelated = try PixelateProcessor(blockSize: size).process(TestImages.image(raster, hasAlpha: false))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("imago-pix-\(UUID().uuidString)")
         try Data(raster.pixels).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try PythonReference.run(
+        let output = try await PythonReference.run(
             """
             import sys, pyvips
             w, h, n = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

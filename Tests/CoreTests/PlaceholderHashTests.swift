@@ -12,14 +12,14 @@ import Testing
 /// reference decoder's pixels.
 @Suite struct PlaceholderHashTests {
     /// A sample from Docs/samples, decoded by Pillow.
-    static func sample(_ name: String) throws -> Raster {
+    static func sample(_ name: String) async throws -> Raster {
         let path = TestImages.packageRoot.appendingPathComponent("Docs/samples/\(name)").path
         let flat = try Raster(width: 1, height: 1, fill: RGBA(0, 0, 0))
-        return try PythonReference.image("out = Image.open(args[0])", flat, arguments: [path])
+        return try await PythonReference.image("out = Image.open(args[0])", flat, arguments: [path])
     }
 
-    static func images() throws -> [(String, Raster)] {
-        [
+    static func images() async throws -> [(String, Raster)] {
+        await [
             ("photo", try sample("photo.jpg")),
             ("logo with alpha", try sample("imago.png")),
             ("landscape with alpha", try sample("landscape.webp")),
@@ -61,12 +61,12 @@ import Testing
             "blurhash": average(flat)}))
         """
 
-    @Test func referenceDecodersGiveTheAverageColour() throws {
-        for (name, raster) in try Self.images() {
+    @Test func referenceDecodersGiveTheAverageColour() async throws {
+        for (name, raster) in try await Self.images() {
             let thumb = try ThumbHash.encode(raster)
             let blur = try BlurHash.encode(raster)
             #expect(blur.count == 4 + 2 * 4 * 3, "\(name): \(blur)")
-            let output = try PythonReference.run(
+            let output = try await PythonReference.run(
                 Self.referenceDecoders, arguments: [Data(thumb).base64EncodedString(), blur])
             let decoded = try JSONSerialization.jsonObject(with: output) as? [String: Any]
             let expected = Self.average(raster.pixels)
@@ -93,10 +93,10 @@ import Testing
         }
     }
 
-    @Test func thumbHashEncoderMatchesTheReferenceEncoder() throws {
-        for (name, raster) in try Self.images() where raster.width <= 100 && raster.height <= 100 {
+    @Test func thumbHashEncoderMatchesTheReferenceEncoder() async throws {
+        for (name, raster) in try await Self.images() where raster.width <= 100 && raster.height <= 100 {
             let ours = try ThumbHash.encode(raster)
-            let output = try PythonReference.run(
+            let output = try await PythonReference.run(
                 """
                 import sys, base64
                 from thumbhash.encode import rgba_to_thumbhash
@@ -115,11 +115,11 @@ import Testing
         return file
     }
 
-    @Test func blurHashACDigitsAreTheReferenceEncoders() throws {
-        for (name, raster) in try Self.images()
+    @Test func blurHashACDigitsAreTheReferenceEncoders() async throws {
+        for (name, raster) in try await Self.images()
         where raster.width <= 64 && raster.height <= 64 && !raster.hasTransparency {
             let ours = try BlurHash.encode(raster)
-            let output = try PythonReference.run(
+            let output = try await PythonReference.run(
                 """
                 import sys, blurhash
                 w, h = int(sys.argv[1]), int(sys.argv[2])

@@ -5,8 +5,8 @@ import Testing
 /// The colour names and hex forms thumbor's `fill()` and `background_color()` accept, against Pillow's
 /// `ImageColor` (what thumbor calls) in thumbor's own environment.
 @Suite struct RGBACSSColorTests {
-    @Test func everyNameIsPillows() throws {
-        let output = try PythonReference.run(
+    @Test func everyNameIsPillows() async throws {
+        let output = try await PythonReference.run(
             """
             from PIL import ImageColor
             for name in sorted(ImageColor.colormap):

@@ -99,8 +99,8 @@ import Testing
 
     /// Runs thumbor's own `Transformer` (from its virtual environment) on an engine that only records its calls:
     /// thumbor's crop box and resize for each case `[source w, h, target w, h, halign, valign, focal squares]`.
-    static func thumborsCalls(_ cases: String) throws -> [(crop: [Int]?, resize: [Int]?)] {
-        let output = try PythonReference.run(
+    static func thumborsCalls(_ cases: String) async throws -> [(crop: [Int]?, resize: [Int]?)] {
+        let output = try await PythonReference.run(
             Self.transformerScript, arguments: [cases], interpreter: ColourProcessorTests.thumborPython)
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         let json = try #require(lines.last.flatMap { $0.data(using: .utf8) })
@@ -147,7 +147,7 @@ import Testing
         print(json.dumps(out))
         """
 
-    @Test func wholePixelWindowsAreThumborsTransformers() throws {
+    @Test func wholePixelWindowsAreThumborsTransformers() async throws {
         let cases: [(Int, Int, Int, Int, String, String, [ResizeAdjustments.Region])] = [
             (500, 600, 300, 250, "right", "middle", []), (800, 600, 400, 150, "center", "middle", []),
             (200, 140, 180, 100, "center", "middle", []), (350, 700, 200, 600, "right", "middle", []),
@@ -166,7 +166,7 @@ import Testing
                 "[\(c.0),\(c.1),\(c.2),\(c.3),\"\(c.4)\",\"\(c.5)\",["
                     + c.6.map { "[\($0.x),\($0.y),\($0.width),\($0.height)]" }.joined(separator: ",") + "]]"
             }.joined(separator: ",") + "]"
-        let expected = try Self.thumborsCalls(json)
+        let expected = try await Self.thumborsCalls(json)
         #expect(expected.count == cases.count)
         for (c, calls) in zip(cases, expected) {
             let gravity =
@@ -184,7 +184,7 @@ import Testing
             #expect([planned.outputWidth, planned.outputHeight] == (calls.resize ?? [c.0, c.1]), "\(c)")
         }
         // A side thumbor computes is rounded down: 0x350 of 600×800 is 262×350 (262.5), as thumbor resizes it.
-        let computed = try Self.thumborsCalls("[[600,800,0,350,\"center\",\"middle\",[]]]")
+        let computed = try await Self.thumborsCalls("[[600,800,0,350,\"center\",\"middle\",[]]]")
         var fit = ResizeProcessor(width: 8192, height: 350, mode: .fit, upscale: true)
         fit.adjustments.roundsSidesDown = true
         let side = fit.plan(width: 600, height: 800)

@@ -5,10 +5,10 @@ import Testing
 /// Rotations against Pillow's `transpose`, exactly, on an odd-sized image with alpha.
 @Suite struct RotateProcessorTests {
     @Test(arguments: [(90, "ROTATE_270"), (180, "ROTATE_180"), (270, "ROTATE_90")])
-    func matchesPillowTranspose(degrees: Int, pillow: String) throws {
+    func matchesPillowTranspose(degrees: Int, pillow: String) async throws {
         let raster = try TestImages.photoLike(37, 23, alpha: true)
         let rotated = try RotateProcessor(degrees: degrees).process(TestImages.image(raster))
-        let expected = try PythonReference.image("out = im.transpose(Image.\(pillow))", raster)
+        let expected = try await PythonReference.image("out = im.transpose(Image.\(pillow))", raster)
         #expect(rotated.raster == expected, "rotate \(degrees)")
         #expect(rotated.width == (degrees == 180 ? 37 : 23))
     }

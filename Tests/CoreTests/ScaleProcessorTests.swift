@@ -5,11 +5,11 @@ import Testing
 /// `ScaleProcessor` (thumbor's `proportion`, imgproxy's `zoom` without a size) and `StretchProcessor` with a side
 /// of 0 (imgproxy's `force` keeping that side).
 @Suite struct ScaleProcessorTests {
-    @Test func proportionTruncatesAsThumborAndIsNearPillowsLanczos() throws {
+    @Test func proportionTruncatesAsThumborAndIsNearPillowsLanczos() async throws {
         let raster = try TestImages.photoLike(101, 67, alpha: false)
         let scaled = try ScaleProcessor(x: 0.37, y: 0.37, rounding: .down).process(TestImages.image(raster)).raster
         #expect(scaled.width == 37 && scaled.height == 24)  // int(101 × 0.37), int(67 × 0.37)
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = im.resize((int(im.size[0] * 0.37), int(im.size[1] * 0.37)), Image.LANCZOS)", raster,
             interpreter: ColourProcessorTests.thumborPython)
         #expect(PythonReference.psnr(scaled, expected) >= 30, "\(PythonReference.psnr(scaled, expected)) dB")

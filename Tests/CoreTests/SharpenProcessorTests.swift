@@ -6,10 +6,10 @@ import Testing
 /// apart on opaque images.
 @Suite struct SharpenProcessorTests {
     @Test(arguments: [0.3, 1, 2.5, 10])
-    func matchesPillowUnsharpMask(sigma: Double) throws {
+    func matchesPillowUnsharpMask(sigma: Double) async throws {
         let raster = try TestImages.photoLike(57, 41, alpha: false)
         let sharpened = try SharpenProcessor(sigma: sigma).process(TestImages.image(raster, hasAlpha: false))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             "out = im.convert('RGB').filter(ImageFilter.UnsharpMask(float(args[0]), 150, 3))", raster,
             arguments: ["\(sigma)"])
         let worst = PythonReference.maxDifference(sharpened.raster, expected)

@@ -6,8 +6,8 @@ import Testing
 /// `_bounding_box` C filter, imgproxy's colour and equal sides by its documented rule.
 extension TrimProcessorTests {
     /// thumbor's bounding box (left, top, right, bottom, inclusive) of `raster`.
-    func thumborsBox(_ raster: Raster, reference: String, tolerance: Int, mode: String) throws -> [Int] {
-        let output = try PythonReference.image(
+    func thumborsBox(_ raster: Raster, reference: String, tolerance: Int, mode: String) async throws -> [Int] {
+        let output = try await PythonReference.image(
             """
             from thumbor.ext.filters import _bounding_box
             box = _bounding_box.apply('\(mode)', im.size[0], im.size[1], args[0], int(args[1]), im.convert('\(mode)').tobytes())
@@ -18,9 +18,9 @@ extension TrimProcessorTests {
     }
 
     @Test(arguments: [("top-left", 0), ("top-left", 9), ("bottom-right", 4), ("bottom-right", 40)])
-    func thumborsTrimsAreItsBoundingBox(reference: String, tolerance: Int) throws {
+    func thumborsTrimsAreItsBoundingBox(reference: String, tolerance: Int) async throws {
         let raster = try Self.framed()
-        let expected = try thumborsBox(raster, reference: reference, tolerance: tolerance, mode: "RGB")
+        let expected = try await thumborsBox(raster, reference: reference, tolerance: tolerance, mode: "RGB")
         let trim = try TrimProcessor(
             threshold: tolerance, reference: reference == "top-left" ? .topLeft : .bottomRight, distance: .euclidean)
         let trimmed = try trim.process(TestImages.image(raster, hasAlpha: false)).raster

@@ -18,10 +18,10 @@ import Testing
     }
 
     @Test(arguments: [0, 6, 30, 255])
-    func matchesPillowBoundingBox(threshold: Int) throws {
+    func matchesPillowBoundingBox(threshold: Int) async throws {
         let raster = try Self.framed()
         let trimmed = try TrimProcessor(threshold: threshold).process(TestImages.image(raster))
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             t = int(args[0])
             diff = ImageChops.difference(im, Image.new("RGBA", im.size, im.getpixel((0, 0))))

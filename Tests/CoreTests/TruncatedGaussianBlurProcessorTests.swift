@@ -6,12 +6,12 @@ import Testing
 /// pixels, opaque and with alpha.
 @Suite struct TruncatedGaussianBlurProcessorTests {
     @Test(arguments: [(4, 2.0, false), (10, nil, false), (10, nil, true), (3, 7.5, true)] as [(Int, Double?, Bool)])
-    func equalsThumbor(radius: Int, sigma: Double?, alpha: Bool) throws {
+    func equalsThumbor(radius: Int, sigma: Double?, alpha: Bool) async throws {
         let raster = try TestImages.photoLike(37, 29, alpha: alpha)
         let blurred = try TruncatedGaussianBlurProcessor(radius: radius, sigma: sigma)
             .process(TestImages.image(raster, hasAlpha: alpha)).raster
         let mode = alpha ? "RGBA" : "RGB"
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             from thumbor.filters.blur import apply_blur
             data = apply_blur('\(mode)', im.convert('\(mode)').tobytes(), im.size, int(args[0]), float(args[1]))

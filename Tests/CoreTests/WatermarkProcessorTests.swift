@@ -10,15 +10,15 @@ import Testing
     }
 
     @Test(arguments: [true, false])
-    func compositesLikePillowAlphaComposite(opaqueBase: Bool) throws {
+    func compositesLikePillowAlphaComposite(opaqueBase: Bool) async throws {
         let base = try TestImages.photoLike(30, 20, alpha: !opaqueBase)
         let mark = try Self.mark.get()
         let result = try WatermarkProcessor(watermark: mark, opacity: 1, gravity: .southEast).process(
             TestImages.image(base))
         // Pillow: the watermark pasted on a transparent layer at (22, 14), alpha-composited over the image.
-        let markFile = try PythonReference.image("out = im", mark)
+        let markFile = try await PythonReference.image("out = im", mark)
         #expect(markFile == mark)
-        let expected = try PythonReference.image(
+        let expected = try await PythonReference.image(
             """
             layer = Image.new("RGBA", im.size, (0, 0, 0, 0))
             mark = Image.frombytes("RGBA", (8, 6), bytes(int(v) for v in args[0].split(",")))

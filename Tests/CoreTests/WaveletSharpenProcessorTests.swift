@@ -4,8 +4,10 @@ import Testing
 
 /// thumbor's `sharpen(amount, radius, luminance_only)` against its own C filter on the same pixels.
 @Suite struct WaveletSharpenProcessorTests {
-    func thumbor(_ raster: Raster, amount: Double, radius: Double, luminanceOnly: Bool, mode: String) throws -> Raster {
-        try PythonReference.image(
+    func thumbor(_ raster: Raster, amount: Double, radius: Double, luminanceOnly: Bool, mode: String) async throws
+        -> Raster
+    {
+        try await PythonReference.image(
             """
             from thumbor.ext.filters import _sharpen
             data = im.convert('\(mode)').tobytes()
@@ -15,12 +17,13 @@ import Testing
     }
 
     @Test(arguments: [(4.0, 2.0, true), (1.5, 1.0, true), (2.0, 0.0, false), (0.8, 3.5, false)])
-    func equalsThumbor(amount: Double, radius: Double, luminanceOnly: Bool) throws {
+    func equalsThumbor(amount: Double, radius: Double, luminanceOnly: Bool) async throws {
         // Larger than 2 × 16 pixels, so thumbor's edge mirroring stays inside the image as ours does.
         let raster = try TestImages.photoLike(61, 47, alpha: false)
         let sharpened = try WaveletSharpenProcessor(amount: amount, radius: radius, luminanceOnly: luminanceOnly)
             .process(TestImages.image(raster, hasAlpha: false)).raster
-        let expected = try thumbor(raster, amount: amount, radius: radius, luminanceOnly: luminanceOnly, mode: "RGB")
+        let expected = try await thumbor(
+            raster, amount: amount, radius: radius, luminanceOnly: luminanceOnly, mode: "RGB")
         // Single-precision sums in the same order: equal but for a level where a sum lands on a whole number.
         #expect(PythonReference.maxDifference(sharpened, expected) <= 1)
         #expect(PythonReference.psnr(sharpened, expected) > 50)

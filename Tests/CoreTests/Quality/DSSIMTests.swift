@@ -101,7 +101,7 @@ import Testing
     /// The reference's SSIM and DSSIM of each pair, from one run of the script; photographs are made by the
     /// script and read back into `pairs`.
     static func reference(for pairs: inout [Pair], photos: [(path: String, corpus: Bool, side: Int, loss: String)])
-        throws -> [(ssim: Double, dssim: Double)]
+        async throws -> [(ssim: Double, dssim: Double)]
     {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imago-dssim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -150,7 +150,7 @@ import Testing
             """
         let jobFile = folder.appendingPathComponent("jobs.txt")
         try jobs.joined(separator: "\n").write(to: jobFile, atomically: true, encoding: .utf8)
-        let output = try PythonReference.run(
+        let output = try await PythonReference.run(
             script, arguments: [packageRoot.appendingPathComponent("Scripts/quality").path, jobFile.path],
             interpreter: "/usr/bin/python3")
         var lines = String(decoding: output, as: UTF8.self).split(separator: "\n").makeIterator()
@@ -182,14 +182,13 @@ import Testing
 
     @Test func matchesTheReference() async throws {
         try SharedCorpus.require()
-        // The reference script and the measures take seconds: off the pool.
-        let (pairs, expected, measured) = try await offPool {
-            var pairs = try Self.generatedPairs()
-            let expected = try Self.reference(for: &pairs, photos: Self.photos)
-            let measured = try pairs.map { pair in
+        var pairs = try Self.generatedPairs()
+        let expected = try await Self.reference(for: &pairs, photos: Self.photos)
+        // The measures take seconds: off the pool.
+        let measured = try await offPool { [pairs] in
+            try pairs.map { pair in
                 (try DSSIM.ssim(pair.reference, pair.candidate), try DSSIM.between(pair.reference, pair.candidate))
             }
-            return (pairs, expected, measured)
         }
         #expect(expected.count == pairs.count)
         #expect(pairs.count == 12 + Self.photos.count)

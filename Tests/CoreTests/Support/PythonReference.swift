@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 
 @testable import ImagoCore
 
@@ -22,8 +23,15 @@ enum PythonReference {
         return "python3"
     }
 
-    /// Runs `script` with `arguments` (its `sys.argv[1...]`) and returns what it writes to stdout.
-    static func run(_ script: String, arguments: [String] = [], interpreter: String = interpreter) throws -> Data {
+    /// Runs `script` with `arguments` (its `sys.argv[1...]`) and returns what it writes to stdout. The wait for the
+    /// child is off the cooperative pool: on a loaded machine a Python start takes seconds, and waits of two tests
+    /// at once stopped every other test (a Redis wait measured 13 s for a 0.75 s timeout).
+    static func run(_ script: String, arguments: [String] = [], interpreter: String = interpreter) async throws -> Data
+    {
+        try await offPool { try runBlocking(script, arguments: arguments, interpreter: interpreter) }
+    }
+
+    private static func runBlocking(_ script: String, arguments: [String], interpreter: String) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: interpreter)
         process.arguments = ["-c", script] + arguments
@@ -53,7 +61,7 @@ enum PythonReference {
     /// `ImageOps`, `ImageChops`.
     static func image(
         _ script: String, _ raster: Raster, arguments: [String] = [], interpreter: String = interpreter
-    ) throws -> Raster {
+    ) async throws -> Raster {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("imago-raw-\(UUID().uuidString)")
         try Data(raster.pixels).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -66,7 +74,7 @@ enum PythonReference {
             out = out.convert("RGBA")
             sys.stdout.buffer.write(b"%d %d\\n" % out.size + out.tobytes())
             """
-        let data = try run(
+        let data = try await run(
             program, arguments: [file.path, "\(raster.width)", "\(raster.height)"] + arguments, interpreter: interpreter
         )
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else {
